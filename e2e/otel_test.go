@@ -316,7 +316,7 @@ func checkRecord(t *testing.T, r otlpRecord, agent, tool string) {
 			t.Errorf("%s: attribute %s = %q, want %q (%v)", r.attrs["session.id"], k, r.attrs[k], v, r.attrs)
 		}
 	}
-	for _, k := range []string{"hermes_hooks.hook.sha256", "hermes_hooks.hook.command", "hermes_hooks.journal.seq", "hermes_hooks.journal.prev", "hermes_hooks.payload.sha256"} {
+	for _, k := range []string{"hermes_hooks.hook.sha256", "hermes_hooks.hook.command", "hermes_hooks.journal.seq", "hermes_hooks.journal.prev", "hermes_hooks.payload.sha256", "hermes_hooks.hooks.timed_out"} {
 		if r.attrs[k] == "" {
 			t.Errorf("%s: no %s", r.attrs["session.id"], k)
 		}

@@ -200,7 +200,7 @@ func TestAttributesWithoutADecider(t *testing.T) {
 	it := newItem([]byte(allowLine))
 	for _, a := range it.rec.attributes() {
 		switch a.key {
-		case "hermes_hooks.hook.command", "hermes_hooks.rule.id", "session.id", "hermes_hooks.hooks.command":
+		case "hermes_hooks.hook.command", "hermes_hooks.rule.id", "session.id", "hermes_hooks.hooks.command", "hermes_hooks.hooks.timed_out":
 			t.Errorf("allowLine has no %s, got %+v", a.key, a)
 		}
 	}

@@ -113,6 +113,16 @@ func anyValuePB(a attr) []byte {
 			arr = appendBytes(arr, fArrayValues, appendString(nil, fAVString, s))
 		}
 		v = appendBytes(v, fAVArray, arr)
+	case 'B':
+		var arr []byte
+		for _, b := range a.bl {
+			n := uint64(0)
+			if b {
+				n = 1
+			}
+			arr = appendBytes(arr, fArrayValues, appendVarint(nil, fAVBool, n))
+		}
+		v = appendBytes(v, fAVArray, arr)
 	}
 	return v
 }
@@ -196,6 +206,13 @@ func jsonAttr(a attr) jsonKV {
 		for i := range a.l {
 			s := a.l[i]
 			vs[i].String = &s
+		}
+		kv.Value.Array = &jsonValues{Values: vs}
+	case 'B':
+		vs := make([]jsonValue, len(a.bl))
+		for i := range a.bl {
+			b := a.bl[i]
+			vs[i].Bool = &b
 		}
 		kv.Value.Array = &jsonValues{Values: vs}
 	}

@@ -22,22 +22,23 @@ var testRes = resource{service: "hermes-hooks", version: "1.2.3", host: "box"}
 
 // wantAttrs are the attributes blockLine must carry, by key.
 var wantAttrs = map[string]string{
-	"session.id":                  "s1",
-	"gen_ai.agent.name":           "claude",
-	"gen_ai.tool.name":            "terminal",
-	"process.working_directory":   "/repo",
-	"hermes_hooks.event":          "pre_tool_call",
-	"hermes_hooks.decision":       "block",
-	"hermes_hooks.reason":         "no rm -rf",
-	"hermes_hooks.journal.seq":    "7",
-	"hermes_hooks.journal.prev":   "ab12",
-	"hermes_hooks.payload.sha256": "64df",
-	"hermes_hooks.hook.command":   "rule: no-rm",
-	"hermes_hooks.hook.script":    "/h/guard.sh",
-	"hermes_hooks.hook.sha256":    "bbbb",
-	"hermes_hooks.rule.id":        "no-rm",
-	"hermes_hooks.hooks.command":  "audit.sh,rule: no-rm",
-	"hermes_hooks.hooks.sha256":   "aaaa,bbbb",
+	"session.id":                   "s1",
+	"gen_ai.agent.name":            "claude",
+	"gen_ai.tool.name":             "terminal",
+	"process.working_directory":    "/repo",
+	"hermes_hooks.event":           "pre_tool_call",
+	"hermes_hooks.decision":        "block",
+	"hermes_hooks.reason":          "no rm -rf",
+	"hermes_hooks.journal.seq":     "7",
+	"hermes_hooks.journal.prev":    "ab12",
+	"hermes_hooks.payload.sha256":  "64df",
+	"hermes_hooks.hook.command":    "rule: no-rm",
+	"hermes_hooks.hook.script":     "/h/guard.sh",
+	"hermes_hooks.hook.sha256":     "bbbb",
+	"hermes_hooks.rule.id":         "no-rm",
+	"hermes_hooks.hooks.command":   "audit.sh,rule: no-rm",
+	"hermes_hooks.hooks.sha256":    "aaaa,bbbb",
+	"hermes_hooks.hooks.timed_out": "false,false",
 }
 
 func flat(v *commonpb.AnyValue) string {
@@ -193,5 +194,50 @@ func TestOTLPBoundsEachText(t *testing.T) {
 	}
 	if n := len(encodeJSON(testRes, items, time.Now())); n > 64<<10 {
 		t.Errorf("JSON request of %d bytes", n)
+	}
+}
+
+// Which hooks of a firing timed out is a list beside hooks.command, read
+// from each journal hook's timed_out: a command killed at its timeout and
+// a rule past its time bound alike, whether or not it decided.
+func TestOTLPHooksTimedOut(t *testing.T) {
+	const (
+		cmdLate  = `{"command":"slow.sh","ran":true,"exit_code":null,"timed_out":true,"decision":"none"}`
+		ruleLate = `{"command":"rule: args.command matches \"rm\"","ran":false,"exit_code":null,"timed_out":true,"error":"rule evaluation stopped: rule evaluation passed its time bound","decision":"block","rule":"no-rm"}`
+		ruleOK   = `{"command":"rule: tool == \"terminal\"","ran":true,"exit_code":null,"timed_out":false,"decision":"none","rule":"terminal"}`
+	)
+	for _, tc := range []struct{ name, hooks, decision, want string }{
+		{"a command", cmdLate + "," + ruleOK, "none", "true,false"},
+		{"a rule that decided", ruleOK + "," + ruleLate, "block", "false,true"},
+		{"none", ruleOK, "none", "false"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line := `{"seq":1,"event":"pre_tool_call","session":"s","decision":"` + tc.decision + `","hooks":[` + tc.hooks + `]}`
+			it := newItem([]byte(line))
+			if !it.ok {
+				t.Fatalf("unreadable line %s", line)
+			}
+			var pb, js logspb.LogsData
+			if err := proto.Unmarshal(encodeProtobuf(testRes, []item{it}, time.Now()), &pb); err != nil {
+				t.Fatal(err)
+			}
+			if err := protojson.Unmarshal(encodeJSON(testRes, []item{it}, time.Now()), &js); err != nil {
+				t.Fatal(err)
+			}
+			for enc, ld := range map[string]*logspb.LogsData{"protobuf": &pb, "JSON": &js} {
+				got := "(absent)"
+				for _, kv := range ld.ResourceLogs[0].ScopeLogs[0].LogRecords[0].Attributes {
+					if kv.Key == "hermes_hooks.hooks.timed_out" {
+						if _, ok := kv.Value.GetValue().(*commonpb.AnyValue_ArrayValue); !ok {
+							t.Errorf("%s: not a list: %v", enc, kv.Value)
+						}
+						got = flat(kv.Value)
+					}
+				}
+				if got != tc.want {
+					t.Errorf("%s: hermes_hooks.hooks.timed_out = %s, want %s", enc, got, tc.want)
+				}
+			}
+		})
 	}
 }

@@ -42,6 +42,9 @@ type hook struct {
 	// Rule is the id of the policy rule that decided, on the records of
 	// rule entries (issue 35); "" otherwise.
 	Rule string `json:"rule"`
+	// TimedOut: a command killed at its timeout, a rule past its time
+	// bound (the journal's timed_out).
+	TimedOut bool `json:"timed_out"`
 }
 
 // item is one journal line queued for export, read once.
@@ -61,15 +64,16 @@ func newItem(line []byte) item {
 	return it
 }
 
-// attr is one OTLP attribute: a string, a bool, an int or a list of
-// strings (exactly one is used, by kind).
+// attr is one OTLP attribute: a string, a bool, an int, a list of
+// strings or a list of bools (exactly one is used, by kind).
 type attr struct {
 	key  string
-	kind byte // 's', 'b', 'i', 'l'
+	kind byte // 's', 'b', 'i', 'l', 'B'
 	s    string
 	b    bool
 	i    int64
 	l    []string
+	bl   []bool
 }
 
 // decider is the hook whose verdict the record's decision is (the first
@@ -124,11 +128,16 @@ func (r *record) attributes() []attr {
 	if len(r.Hooks) > 0 {
 		cmds := make([]string, len(r.Hooks))
 		sums := make([]string, len(r.Hooks))
+		// One per hook, as the lists beside it: which guard timed out is
+		// asked of a fail-open one too, which never decides.
+		late := make([]bool, len(r.Hooks))
 		for i, h := range r.Hooks {
 			cmds[i], sums[i] = cutText(h.Command, maxAttr), cutText(h.SHA256, maxAttr)
+			late[i] = h.TimedOut
 		}
 		a = append(a, attr{key: "hermes_hooks.hooks.command", kind: 'l', l: cmds},
-			attr{key: "hermes_hooks.hooks.sha256", kind: 'l', l: sums})
+			attr{key: "hermes_hooks.hooks.sha256", kind: 'l', l: sums},
+			attr{key: "hermes_hooks.hooks.timed_out", kind: 'B', bl: late})
 	}
 	return a
 }
