@@ -142,6 +142,9 @@ func checkExample(ex *hookconfig.Example, o *protocol.Outcome) (bool, string) {
 	switch {
 	case rep.Skipped != "":
 		return false, "the hook did not run: " + rep.Skipped
+	case rep.TimedOut && rep.Error != "":
+		// A rule past its time bound: its words say which bound.
+		return false, "the hook timed out (" + rep.Error + ")"
 	case rep.TimedOut:
 		return false, "the hook timed out"
 	case rep.Error != "":

@@ -37,6 +37,10 @@ func TestCheckExample(t *testing.T) {
 		{"failed closed", hookconfig.ExpectBlock, "", protocol.Outcome{Decision: protocol.DecisionBlock, Message: "failed closed",
 			Hooks: []protocol.HookReport{{Ran: true, Error: "command not found"}}}, false, "the hook failed: command not found"},
 		{"timed out", hookconfig.ExpectBlock, "", protocol.Outcome{Decision: protocol.DecisionBlock, Hooks: []protocol.HookReport{{TimedOut: true}}}, false, "the hook timed out"},
+		// A rule past its time bound times out as a command does, its
+		// error's words beside it.
+		{"a rule timed out", hookconfig.ExpectBlock, "", protocol.Outcome{Hooks: []protocol.HookReport{{TimedOut: true, Error: "rule evaluation passed its time bound"}}},
+			false, "the hook timed out (rule evaluation passed its time bound)"},
 		{"shadow", hookconfig.ExpectBlock, "", protocol.Outcome{Hooks: []protocol.HookReport{{Ran: true, Shadow: true, Would: "block: no"}}}, false, "none (mode: shadow, would block: no)"},
 		{"skipped", hookconfig.ExpectNone, "", protocol.Outcome{Hooks: []protocol.HookReport{{Skipped: "not allowlisted"}}}, false, "the hook did not run: not allowlisted"},
 	} {

@@ -238,7 +238,14 @@ func (ev *exampleEval) outcome(ctx context.Context, e *hookconfig.Entry, ex *hoo
 		}
 	}
 	rep := protocol.HookReport{Ran: err == nil}
-	if err != nil {
+	switch {
+	case errors.Is(err, rule.ErrTimeout):
+		// Past its bound: a timeout, as dispatch reports it (and as a
+		// command killed at its timeout fails its example), its words
+		// kept. Quarantined, or not evaluated after an earlier example
+		// timed out, is not.
+		rep.TimedOut, rep.Error = true, err.Error()
+	case err != nil:
 		rep.Error = "rule: " + err.Error()
 	}
 	o.Hooks = []protocol.HookReport{rep}
