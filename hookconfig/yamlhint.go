@@ -320,6 +320,11 @@ func entryTextHint(n *yaml.Node) string {
 	if !ok || !slices.Contains(entryKeys, k) {
 		return ""
 	}
+	if k == "opa" {
+		// As every message shows an opa: URL: its password or token is
+		// the request's, and this warning reaches serve's log too.
+		v = ShownURL(v)
+	}
 	return "; missing space after ':' — write `" + truncate(k) + ": " + truncate(v) + "`"
 }
 

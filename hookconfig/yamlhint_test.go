@@ -170,6 +170,10 @@ func TestEntryMissingSpaceHint(t *testing.T) {
 	for _, tc := range []struct{ item, want string }{
 		{"command:/g.sh", "got str; missing space after ':' — write `command: /g.sh`"},
 		{"opa:http://127.0.0.1:8181/v1/data/hermes", "got str; missing space after ':' — write `opa: http://127.0.0.1:8181/v1/data/hermes`"},
+		// The URL as every other message shows it: its password and
+		// query values are the request's, not the warning's.
+		{"opa:https://alice:s3cret@opa.example/v1", "got str; missing space after ':' — write `opa: https://alice:xxxxx@opa.example/v1`"},
+		{"opa:https://opa.example/v1/data?t=s3cret", "got str; missing space after ':' — write `opa: https://opa.example/v1/data?t=xxxxx`"},
 		{"/g.sh", "got str"},
 		{"echo:hi", "got str"},
 	} {
@@ -180,6 +184,9 @@ func TestEntryMissingSpaceHint(t *testing.T) {
 		got := warningsText(cfg)
 		if !strings.Contains(got, "hooks.pre_tool_call[0] must be a mapping with a 'command' key; "+tc.want) {
 			t.Errorf("%s: warnings %q; want %q", tc.item, got, tc.want)
+		}
+		if strings.Contains(got, "s3cret") {
+			t.Errorf("%s: the hint shows the URL's secret: %q", tc.item, got)
 		}
 		if !strings.Contains(tc.want, "missing") && strings.Contains(got, "missing space") {
 			t.Errorf("%s: advice for text that is no entry's key: %q", tc.item, got)
