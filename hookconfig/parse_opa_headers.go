@@ -35,7 +35,10 @@ func (cfg *Config) parseOPASend(s *OPASpec, path string, n *yaml.Node) {
 	if hn := pyyaml.MappingGet(n, "headers"); hn != nil {
 		if hn = pyyaml.Deref(hn); hn.Kind != yaml.MappingNode {
 			problem(".headers", " must be a mapping of header names to values (such as Authorization: Bearer ${OPA_TOKEN}); got "+pyyaml.Type(hn))
-		} else {
+		} else if cfg.keysOnce(hn, path+".headers", nil) {
+			// A name given twice is the file's error (keysOnce), as in
+			// every mapping read: PyYAML sends the last value, a reader
+			// of the file may take the first.
 			s.Headers = cfg.parseOPAHeaders(hn, problem)
 		}
 	}

@@ -117,3 +117,14 @@ func TestOPAHeadersMakeAnotherHook(t *testing.T) {
 		t.Errorf("an entry without headers: key %q", bare.SameKey())
 	}
 }
+
+// A header given twice under the same name is the file's error, as any key
+// given twice in a mapping hermes-hooks reads: PyYAML keeps the last value
+// (here the user's token), while whoever reviews the file, or a tool that
+// takes the first, reads the harmless one above it.
+func TestOPAHeaderGivenTwice(t *testing.T) {
+	_, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - opa: http://127.0.0.1:8181/v1/data/x\n      headers:\n        Authorization: Bearer public\n        Authorization: Bearer ${OPA_TOKEN}\n      allowed_env_vars: [OPA_TOKEN]\n"), "hooks.yaml")
+	if err == nil || !strings.Contains(err.Error(), "hooks.pre_tool_call[0].headers: key 'Authorization' is given twice (lines 5 and 6)") || strings.Contains(err.Error(), "public") {
+		t.Errorf("got %v, want the file's error naming the key and both lines, never a value", err)
+	}
+}
