@@ -49,6 +49,7 @@ func (cfg *Config) Advice() []Warning {
 		if w, ok := relativeCommandAdvice(e); ok {
 			out = append(out, w)
 		}
+		out = append(out, unlistedAdvice(e)...)
 	}
 	return out
 }

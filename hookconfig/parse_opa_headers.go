@@ -1,10 +1,13 @@
 package hookconfig
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 
 	"gopkg.in/yaml.v3"
@@ -92,6 +95,33 @@ func (cfg *Config) parseOPAHeaders(hn *yaml.Node, problem func(key, msg string))
 		}
 	}
 	return h
+}
+
+// unlistedAdvice is validate's advice for each header of opa: entry e
+// whose value names a variable allowed_env_vars does not list. The entry
+// runs as written, the variable sent empty (so that a repository's entry
+// cannot send a secret by naming it), but that is seldom what its author
+// meant: without a word the first sign of a token never sent was OPA's
+// 401. Advice, not a load warning: a repository's entry that names a
+// secret it cannot have would be warned of at every event.
+func unlistedAdvice(e *Entry) []Warning {
+	s, ok := e.Spec.(*OPASpec)
+	if !ok {
+		return nil
+	}
+	var out []Warning
+	for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
+		var said []string
+		shquote.Expand(s.Headers[name], func(v string) (string, bool) {
+			if !slices.Contains(s.AllowedEnvVars, v) && !slices.Contains(said, v) {
+				said = append(said, v)
+				out = append(out, Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".headers",
+					Message: ".headers." + name + " names $" + v + ", which allowed_env_vars does not list: it is sent empty (list it in allowed_env_vars to send its value)"})
+			}
+			return "", true
+		})
+	}
+	return out
 }
 
 // headerName reports whether s is an HTTP header name: an RFC 9110 token.

@@ -128,3 +128,37 @@ func TestOPAHeaderGivenTwice(t *testing.T) {
 		t.Errorf("got %v, want the file's error naming the key and both lines, never a value", err)
 	}
 }
+
+// A header value that names a variable allowed_env_vars does not list is
+// sent with the variable empty (as documented, so that a repository's
+// entry cannot send a secret by naming it): validate says so, where it
+// said "no problems" and OPA's 401 was the first sign of a token never
+// sent. Advice (validate's), not a load warning printed at every event:
+// the entry still runs as written.
+func TestOPAHeaderNamesAnUnlistedVariable(t *testing.T) {
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - opa: http://127.0.0.1:8181/v1/data/x\n      headers:\n        Authorization: Bearer ${OPA_TOKEN}\n        X-Team: $TEAM $OPA_TOKEN ${OPA_TOKEN}\n      allowed_env_vars: [TEAM]\n"), "hooks.yaml")
+	if err != nil || len(cfg.Entries) != 1 {
+		t.Fatalf("%v %v", err, cfg)
+	}
+	if w := warningsText(cfg); w != "" {
+		t.Errorf("load warnings %q, want none (validate's advice says it)", w)
+	}
+	var all string
+	for _, w := range cfg.Advice() {
+		all += w.String() + "\n"
+	}
+	for _, want := range []string{
+		"hooks.pre_tool_call[0].headers.Authorization names $OPA_TOKEN, which allowed_env_vars does not list: it is sent empty (list it in allowed_env_vars to send its value)",
+		"hooks.pre_tool_call[0].headers.X-Team names $OPA_TOKEN, which allowed_env_vars does not list",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings %q, want %q", all, want)
+		}
+	}
+	if strings.Contains(all, "$TEAM") || strings.Count(all, "\n") != 2 {
+		t.Errorf("warnings %q: want one per header naming an unlisted variable, none for a listed one", all)
+	}
+	if s := cfg.Entries[0].Spec.(*OPASpec); s.Invalid != "" {
+		t.Errorf("Invalid %q: the entry still runs as written", s.Invalid)
+	}
+}
