@@ -153,12 +153,27 @@ func (k *ruleKind) compile() (*rule.Rule, error) {
 // The warning on Options.Warn still comes when a firing first selects
 // the rule. A one-shot does not call it: it compiles only the rules its
 // firing reaches.
+//
+// A rule that needs approval (a repository's) is compiled for the check
+// only, not kept: whether it may run is the gate's to say at a firing,
+// and held from here the rules of a repository nobody approved kept their
+// compiled patterns for the host's life (hundreds of MB for one hostile
+// file under serve --user, per project). An approved one is compiled
+// again, and kept, when a firing first selects it.
 func (d *Dispatcher) CompileRules(bad func(e *hookconfig.Entry, err error)) {
 	for _, e := range d.cfg.Entries {
-		if k, ok := d.kinds[e].(*ruleKind); ok {
-			if _, err := k.compile(); err != nil {
-				bad(e, err)
-			}
+		k, ok := d.kinds[e].(*ruleKind)
+		if !ok {
+			continue
+		}
+		var err error
+		if e.NeedsApproval() && !k.ready.Load() {
+			_, err = rule.Compile(k.spec.Source)
+		} else {
+			_, err = k.compile()
+		}
+		if err != nil {
+			bad(e, err)
 		}
 	}
 }

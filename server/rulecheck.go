@@ -16,7 +16,8 @@ import (
 // a rule without fail_closed stopped guarding without a word until a call
 // came. Compiling is bounded (4 KiB, 256 nodes per rule) and runs nothing;
 // d compiles them (CompileRules), so the compilation checked here is the
-// one its firings use, not one more.
+// one its firings use, not one more (but for a repository's rules, which
+// it checks without keeping: see CompileRules).
 func (s *Server) logBrokenRules(d *dispatcher.Dispatcher) {
 	d.CompileRules(func(e *hookconfig.Entry, err error) {
 		r := e.Rule()
