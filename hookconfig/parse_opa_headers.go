@@ -72,7 +72,9 @@ func (cfg *Config) parseOPAHeaders(hn *yaml.Node, problem func(key, msg string))
 	canonical := map[string]string{}
 	for i := 0; i+1 < len(hn.Content); i += 2 {
 		name, val := pyyaml.Deref(hn.Content[i]).Value, pyyaml.Deref(hn.Content[i+1])
-		key := ".headers." + name
+		// Shown cut, as every name of the file's (a key may run to 1,024
+		// characters, repeated at every event in a warning).
+		key := ".headers." + textutil.Truncate(name, maxShown)
 		if !headerName(name) {
 			problem(".headers["+strconv.Quote(textutil.Truncate(name, maxShown))+"]", " is not a header name (letters, digits and !#$%&'*+-.^_`|~ only, such as Authorization)")
 			continue
@@ -82,7 +84,7 @@ func (cfg *Config) parseOPAHeaders(hn *yaml.Node, problem func(key, msg string))
 			problem(key, " is the header "+first+" again (header names are read in any case); give it once")
 			continue
 		}
-		canonical[lower] = name
+		canonical[lower] = textutil.Truncate(name, maxShown)
 		switch {
 		case val.Kind != yaml.ScalarNode:
 			problem(key, " must be a string; got "+pyyaml.Type(val))
@@ -116,7 +118,7 @@ func unlistedAdvice(e *Entry) []Warning {
 			if !slices.Contains(s.AllowedEnvVars, v) && !slices.Contains(said, v) {
 				said = append(said, v)
 				out = append(out, Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".headers",
-					Message: ".headers." + name + " names $" + v + ", which allowed_env_vars does not list: it is sent empty (list it in allowed_env_vars to send its value)"})
+					Message: ".headers." + textutil.Truncate(name, maxShown) + " names $" + textutil.Truncate(v, maxShown) + ", which allowed_env_vars does not list: it is sent empty (list it in allowed_env_vars to send its value)"})
 			}
 			return "", true
 		})

@@ -162,3 +162,36 @@ func TestOPAHeaderNamesAnUnlistedVariable(t *testing.T) {
 		t.Errorf("Invalid %q: the entry still runs as written", s.Invalid)
 	}
 }
+
+// A header name is the file's text: a warning shows it cut, as every
+// config-controlled name (maxShown), so that a repository's file of long
+// names given twice in another case does not print kilobytes per entry
+// at every event (YAML lets a key run to 1,024 characters).
+func TestOPAHeaderWarningCutsLongNames(t *testing.T) {
+	long := "X" + strings.Repeat("a", 1000)
+	for _, keys := range []string{
+		"headers: {" + long + ": a, " + strings.ToUpper(long) + ": b}",
+		"headers: {" + long + ": 5}",
+	} {
+		cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - opa: http://127.0.0.1:8181/v1/data/x\n      "+keys+"\n"), "hooks.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := warningsText(cfg)
+		if all == "" || len(all) > 400 {
+			t.Errorf("%d bytes of warnings for one header: %.300q", len(all), all)
+		}
+		if s := cfg.Entries[0].Spec.(*OPASpec); s.Invalid == "" || len(s.Invalid) > 400 {
+			t.Errorf("Invalid: %d bytes", len(s.Invalid))
+		}
+	}
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - opa: http://127.0.0.1:8181/v1/data/x\n      headers: {"+long+": $T}\n"), "hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range cfg.Advice() {
+		if len(w.String()) > 400 {
+			t.Errorf("advice of %d bytes", len(w.String()))
+		}
+	}
+}
