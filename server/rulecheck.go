@@ -30,7 +30,12 @@ func (s *Server) logBrokenRules(d *dispatcher.Dispatcher) {
 			}
 		}
 		then := "it decides nothing"
-		if e.FailClosed && !e.Shadow {
+		switch {
+		case e.FailClosed && !e.Shadow && e.NeedsApproval():
+			// A repository's: skipped until someone approves it (the
+			// gate's to say at a firing, not the reload's).
+			then = "fail_closed: once approved, it refuses every call it selects (until then it is skipped)"
+		case e.FailClosed && !e.Shadow:
 			then = "fail_closed: it refuses every call it selects"
 		}
 		s.log.Warn("rule does not compile", "file", e.Source, "line", line, "reason", msg, "then", then)

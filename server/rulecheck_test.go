@@ -3,6 +3,8 @@
 package server
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,5 +74,30 @@ func TestStatsCountARuleTimeoutAsATimeout(t *testing.T) {
 	f.waitLog("event=pre_tool_call decision=none")
 	if logs := f.logs.String(); !strings.Contains(logs, " timed_out=1 ") || strings.Contains(logs, " failed=") {
 		t.Errorf("the dispatch's log line does not count the rule as timed out:\n%s", logs)
+	}
+}
+
+// A repository's fail_closed rule that does not compile refuses the calls
+// it selects only once approved: nobody's approval, it is skipped. The
+// reload's log said it refuses every call it selects whether approved or
+// not, which a user reading serve's log took as guarding.
+func TestReloadSaysARepositoryRuleRefusesOnceApproved(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, nil)
+	if err := os.Mkdir(filepath.Join(f.dir, ".hermes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeAtomic(t, filepath.Join(f.dir, ".hermes", "hooks.yaml"), `hooks:
+  pre_tool_call:
+    - matcher: terminal
+      rule: 'args.command contains "mkfs" ||'
+      decision: block
+      fail_closed: true
+      message: no mkfs
+`, 0o644)
+	f.waitGeneration(2)
+	f.waitLog("rule does not compile")
+	want := `then="fail_closed: once approved, it refuses every call it selects (until then it is skipped)"`
+	if logs := f.logs.String(); !strings.Contains(logs, want) {
+		t.Errorf("the reload's log lacks %s:\n%s", want, logs)
 	}
 }
