@@ -107,24 +107,28 @@ func anyValuePB(a attr) []byte {
 		v = appendVarint(v, fAVBool, n)
 	case 'i':
 		v = appendVarint(v, fAVInt, uint64(a.i))
-	case 'l':
+	case 'l', 'B':
+		// A list: each element as the scalar attribute it holds.
 		var arr []byte
-		for _, s := range a.l {
-			arr = appendBytes(arr, fArrayValues, appendString(nil, fAVString, s))
-		}
-		v = appendBytes(v, fAVArray, arr)
-	case 'B':
-		var arr []byte
-		for _, b := range a.bl {
-			n := uint64(0)
-			if b {
-				n = 1
-			}
-			arr = appendBytes(arr, fArrayValues, appendVarint(nil, fAVBool, n))
+		for _, e := range listElems(a) {
+			arr = appendBytes(arr, fArrayValues, anyValuePB(e))
 		}
 		v = appendBytes(v, fAVArray, arr)
 	}
 	return v
+}
+
+// listElems are a list attribute's elements as scalar attributes: a list
+// of strings ('l') or of bools ('B').
+func listElems(a attr) []attr {
+	var out []attr
+	for _, s := range a.l {
+		out = append(out, attr{kind: 's', s: s})
+	}
+	for _, b := range a.bl {
+		out = append(out, attr{kind: 'b', b: b})
+	}
+	return out
 }
 
 func keyValuePB(a attr) []byte {
@@ -201,18 +205,11 @@ func jsonAttr(a attr) jsonKV {
 		kv.Value.Bool = &b
 	case 'i':
 		kv.Value.Int = strconv.FormatInt(a.i, 10)
-	case 'l':
-		vs := make([]jsonValue, len(a.l))
-		for i := range a.l {
-			s := a.l[i]
-			vs[i].String = &s
-		}
-		kv.Value.Array = &jsonValues{Values: vs}
-	case 'B':
-		vs := make([]jsonValue, len(a.bl))
-		for i := range a.bl {
-			b := a.bl[i]
-			vs[i].Bool = &b
+	case 'l', 'B':
+		elems := listElems(a)
+		vs := make([]jsonValue, len(elems))
+		for i, e := range elems {
+			vs[i] = jsonAttr(e).Value
 		}
 		kv.Value.Array = &jsonValues{Values: vs}
 	}
