@@ -58,7 +58,7 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 		for _, p := range [][2]string{
 			{"event", r.Event}, {"decision", r.Decision}, {"session", r.Session},
 			{"tool", r.Tool}, {"agent", r.Agent}, {"seq", strconv.FormatInt(r.Seq, 10)},
-			{"rule", ruleOf(r)},
+			{"rule", ruleOf(r)}, {"timed_out", timedOut(r)},
 		} {
 			if p[1] == "" {
 				continue
@@ -110,6 +110,22 @@ func ruleOf(r *record) string {
 		return h.Rule
 	}
 	return ""
+}
+
+// timedOut is how many of r's hooks timed out (a command killed at its
+// timeout, a rule past its bound), "" for none: a fail-open guard that
+// timed out decides nothing, so neither decision nor rule tells it.
+func timedOut(r *record) string {
+	n := 0
+	for _, h := range r.Hooks {
+		if h.TimedOut {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 // header is a header field: printable US-ASCII without spaces, at most
