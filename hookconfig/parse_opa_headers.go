@@ -150,9 +150,5 @@ func envName(s string) bool {
 // opaKeysElsewhere warns of an opa: entry's keys on an entry of another
 // kind, which sends nothing with them: silence let a token be thought sent.
 func (cfg *Config) opaKeysElsewhere(path string, n *yaml.Node) {
-	for _, k := range opaSendKeys {
-		if pyyaml.MappingGet(n, k) != nil {
-			cfg.warn(path, "."+k+" is read on opa: entries only; ignoring it")
-		}
-	}
+	cfg.keysOnlyOn(path, n, opaSendKeys, "opa:", "")
 }

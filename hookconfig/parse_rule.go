@@ -141,17 +141,23 @@ func validRuleID(id string) bool {
 	return true
 }
 
-// ruleKeysElsewhere warns of a rule's keys on an entry that is no rule:
-// they are ignored there (entryKeys lists them, so no other warning does).
+// ruleKeysElsewhere warns of a rule's keys on an entry that is no rule.
 // An opa: entry runs no command: what decides is named as it is.
 func (cfg *Config) ruleKeysElsewhere(path string, n *yaml.Node) {
-	decides := "a command decides by its reply"
+	decides := " (a command decides by its reply)"
 	if pyyaml.MappingGet(n, "opa") != nil {
-		decides = "an opa: entry decides by OPA's answer"
+		decides = " (an opa: entry decides by OPA's answer)"
 	}
-	for _, k := range []string{"decision", "message", "id"} {
+	cfg.keysOnlyOn(path, n, []string{"decision", "message", "id"}, "rule:", decides)
+}
+
+// keysOnlyOn warns of the keys of n read on entries of one kind only
+// (kind) on an entry of another: they are ignored there (entryKeys lists
+// them, so no other warning does); why ends each warning.
+func (cfg *Config) keysOnlyOn(path string, n *yaml.Node, keys []string, kind, why string) {
+	for _, k := range keys {
 		if pyyaml.MappingGet(n, k) != nil {
-			cfg.warn(path, "."+k+" is read on rule: entries only; ignoring it ("+decides+")")
+			cfg.warn(path, "."+k+" is read on "+kind+" entries only; ignoring it"+why)
 		}
 	}
 }
