@@ -102,6 +102,15 @@ func hookName(command, source, rule string) string {
 	return command
 }
 
+// ruleOf is the identity of the rule of a firing's i-th hook, of its
+// hooks' rule identities rules ("" when not known: rules nil or short).
+func ruleOf(rules []string, i int) string {
+	if i < len(rules) {
+		return rules[i]
+	}
+	return ""
+}
+
 // Difference is a replayed event whose decision is not the recorded one.
 type Difference struct {
 	Seq      int64     `json:"seq"`
@@ -250,11 +259,7 @@ func (rep *ReplayReport) noteFailure(o *protocol.Outcome, rules []string) {
 		if h := &o.Hooks[i]; h.Error != "" {
 			rep.Failed++
 			if rep.FirstFailure == "" {
-				rule := ""
-				if i < len(rules) {
-					rule = rules[i]
-				}
-				rep.FirstFailure = hookName(h.Command, h.Source, rule) + ": " + h.Error
+				rep.FirstFailure = hookName(h.Command, h.Source, ruleOf(rules, i)) + ": " + h.Error
 			}
 			return
 		}
@@ -353,11 +358,7 @@ func compare(e *Entry, o *protocol.Outcome, rules []string) (Difference, bool) {
 			// A shadow hook's contribution was taken out of the fold
 			// (nil), so it is never named as deciding.
 			if h.Contribution != nil && string(h.Contribution.Decision) == now {
-				var rule string
-				if i < len(rules) {
-					rule = rules[i]
-				}
-				d.Now.name(h.Command, h.Source, rule)
+				d.Now.name(h.Command, h.Source, ruleOf(rules, i))
 			}
 		}
 	}
