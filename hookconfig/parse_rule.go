@@ -103,6 +103,9 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 		if in.Kind != yaml.ScalarNode || in.Tag != "!!str" || !validRuleID(in.Value) {
 			return fail(in, ".id must be a name of 1 to 128 letters, digits and . _ - / : (how the journal and export name the rule)")
 		}
+		if placeShaped(in.Value) {
+			return fail(in, ".id "+in.Value+" ends in :NUMBER, a file and line, which is how a rule without an id is named (/etc/hermes-hooks/config.yaml:12): log --hook, replay and export would show it as the rule at that place; name it otherwise (no-rm-rf, team/no-rm-rf:v2)")
+		}
 		spec.ID = in.Value
 	}
 	e := &Entry{
@@ -135,6 +138,23 @@ func validRuleID(id string) bool {
 	}
 	for _, c := range id {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._-/:", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// placeShaped reports whether id ends in ":" and digits, the form of
+// the name a rule without an id gets (Identity: its file and line). A
+// repository's rule spelt so would read, wherever rules are named, as
+// the user's rule at that place.
+func placeShaped(id string) bool {
+	i := strings.LastIndexByte(id, ':')
+	if i < 0 || i == len(id)-1 {
+		return false
+	}
+	for _, c := range id[i+1:] {
+		if c < '0' || c > '9' {
 			return false
 		}
 	}

@@ -186,6 +186,21 @@ func TestRuleID(t *testing.T) {
 	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0].String(), "hooks.pre_tool_call[2].id is read on rule: entries only") {
 		t.Errorf("warnings: %v", cfg.Warnings)
 	}
+	// An id spelt as a file and line is how a rule without one is named:
+	// a repository's rule must not read in log --hook, replay or an
+	// export as the user's rule at that place.
+	for _, id := range []string{"/home/u/.hermes/config.yaml:4", "config.yaml:12", "'rules/team.yaml:007'", "x:1"} {
+		_, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      id: "+id+"\n      decision: block\n      message: a\n"), "/c.yaml")
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Line != 4 || !strings.Contains(err.Error(), "a file and line") {
+			t.Errorf("id %s shaped like a place: %v", id, err)
+		}
+	}
+	for _, id := range []string{"team/no-rm-rf:v2", "cve:2024a", "a:1b", "x1"} {
+		if _, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      id: "+id+"\n      decision: block\n      message: a\n"), "/c.yaml"); err != nil {
+			t.Errorf("id %s: %v", id, err)
+		}
+	}
 	for _, id := range []string{"''", "[a]", "'a b'", "'a\"b'", "'a]b'", "'" + strings.Repeat("x", 129) + "'", "'é'", "'a=b'"} {
 		_, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      id: "+id+"\n      decision: block\n      message: a\n"), "/c.yaml")
 		var ce *ConfigError
