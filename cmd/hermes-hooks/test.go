@@ -172,6 +172,11 @@ func runTest(a *app, event string, o testOptions) error {
 			runs = append(runs, r)
 			continue
 		}
+		if !e.Scope.Global() && (!r.Approved || r.Changed) && !e.RunsCommand() {
+			// Run because the person said so: what it sends (a header
+			// filled from their environment) is said, as approve says it.
+			r.Unapproved = statuses[i].TextOnly
+		}
 		r.HookRun = d.RunEntry(context.Background(), ev, e, fields)
 		if r.Report.Error != "" {
 			r.Missing = report.MissingScript(dispatcher.ConsentRequest(e, wd, nil), &statuses[i])

@@ -35,6 +35,10 @@ type trialRun struct {
 	// Held: a repository's hook not approved (or changed since), shown
 	// but not run (no --run-unapproved).
 	Held bool
+	// Unapproved: what a repository's http or opa: entry run by
+	// --run-unapproved is (its TextOnly: a server, and the variables its
+	// headers send), said before it runs unapproved.
+	Unapproved string
 	// Missing is the script it runs that is not there, if any: said
 	// beside Hermes' bare "command not found".
 	Missing string
@@ -348,6 +352,9 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		case r.Changed:
 			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch "+verb+" until you run %s\n",
 				show(consent.ApproveHint(r.Entry.DeclaredAs, r.Entry.Text(), r.Entry.Scope)))
+		}
+		if r.Unapproved != "" {
+			fmt.Fprintf(w, "      run with --run-unapproved: %s\n", show(r.Unapproved))
 		}
 		if r.Held {
 			fmt.Fprintf(w, "      not run: a repository's hook runs only once you approve it; read it, then run it here with --run-unapproved\n\n")
