@@ -37,7 +37,7 @@ type trialRun struct {
 	Held bool
 	// Unapproved: what a repository's http or opa: entry run by
 	// --run-unapproved is (its TextOnly: a server, and the variables its
-	// headers send), said before it runs unapproved.
+	// headers send), said beside its run.
 	Unapproved string
 	// Missing is the script it runs that is not there, if any: said
 	// beside Hermes' bare "command not found".
