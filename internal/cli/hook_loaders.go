@@ -101,5 +101,10 @@ func loadersProblem(agent *agents.Agent, found []repoenv.Finding, home string) s
 			how += " (" + repoenv.HomeVar + ": none, for your account has no home folder)"
 		}
 	}
-	return repoEnvProblem(agent, found) + "; " + how + ": the code it makes them load was never approved (to mean it, set it in your own settings or shell)"
+	what := "the code it makes them load"
+	if slices.ContainsFunc(found, func(f repoenv.Finding) bool { return slices.ContainsFunc(f.Vars, repoenv.IsProxy) }) {
+		// A proxy loads nothing, but answers for a guard's http:// call.
+		what += " (or the proxy it sends their requests through)"
+	}
+	return repoEnvProblem(agent, found) + "; " + how + ": " + what + " was never approved (to mean it, set it in your own settings or shell)"
 }

@@ -23,6 +23,7 @@ func TestLoads(t *testing.T) {
 		"SSH_ASKPASS": false, "EDITOR": false, "VISUAL": false, "LESSOPEN": false,
 		"PATH": false, "HOME": runtime.GOOS == "windows", // Git for Windows reads it first
 		"GEM_PATH": true, "CURL_HOME": true, "WGETRC": true,
+		"http_proxy": true, "HTTPS_PROXY": true, "ALL_PROXY": true, "all_proxy": true, "NO_PROXY": false,
 		"LANG": false, "NODE_OPTIONS_X": false,
 		// Names keep their case, except on Windows (TestLoadsFoldsCaseOnWindows).
 		"bash_env": runtime.GOOS == "windows",
