@@ -58,6 +58,15 @@ func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents
 		return
 	}
 	a.hookEnv = repoenv.Without(env, drop)
+	for _, v := range drop {
+		if repoenv.IsProxy(v) {
+			// This process's own posts (http hooks, opa: entries, export)
+			// read the proxy from its environment: through a repository's,
+			// a refused tunnel would leave a guard that is not fail_closed
+			// deciding nothing.
+			os.Unsetenv(v)
+		}
+	}
 	if slices.Contains(drop, repoenv.PathVar) {
 		a.hookEnv = append(a.hookEnv, repoenv.PathVar+"="+repoenv.OutsidePath(path, dirs, true))
 	}

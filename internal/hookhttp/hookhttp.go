@@ -163,7 +163,9 @@ var client = sync.OnceValue(func() *http.Client {
 // proxy of a repository's, an http:// post is read and its answer written
 // there ("no objection" for a guard). An https:// post through a proxy is
 // a tunnel (CONNECT) to the URL's host, which the proxy can refuse (the
-// hook then fails, closed for a guard) but neither read nor answer for.
+// hook then fails, closed for a guard) but neither read nor answer for;
+// `hook AGENT` unsets a proxy a repository's file set (internal/cli's
+// hookLoaders), so a refusal is the user's own proxy's.
 func tunnelOnly(r *http.Request) (*url.URL, error) {
 	if r.URL.Scheme != "https" {
 		return nil, nil

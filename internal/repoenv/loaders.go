@@ -88,9 +88,9 @@ var loaderNames = []string{
 // proxyNames are the proxies curl, wget, Python's urllib and requests and
 // Go's net/http send a guard's call through: for an http:// policy
 // service, the proxy answers for it. curl reads http_proxy only in lower
-// case; the others both. (hermes-hooks' own http and opa posts take a
-// proxy for https:// only, a tunnel it can refuse but not read:
-// hookhttp.)
+// case; the others both. hermes-hooks' own http and opa posts take a
+// proxy for https:// only (hookhttp), a tunnel it could refuse but not
+// read; `hook AGENT` unsets a repository's for them too.
 var proxyNames = []string{"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}
 
 // IsProxy reports whether Loads names name for the proxy it sets rather
