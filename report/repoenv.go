@@ -137,8 +137,8 @@ func RepoLoaderLine(c *RepoEnvCheck, title string) string {
 			" runs, with folders a repository fills (relative ones, the project's) that would put its programs before yours: hermes-hooks passes PATH to your hooks without them"
 	}
 	what := "load code nobody approved"
-	if slices.ContainsFunc(c.Vars, repoenv.IsProxy) {
-		what = "load code, or send their requests through a proxy, nobody approved"
+	if slices.ContainsFunc(c.Vars, repoenv.Routes) {
+		what = "load code, or send their requests to servers, nobody approved"
 	}
 	return CheckWarn.Symbol() + " " + c.where() + " sets " + show(strings.Join(c.Vars, ", ")) + " for the hooks " + show(title) +
 		" runs: it would make them " + what + ", so hermes-hooks keeps it out of your hooks' environment (to mean it, set it in your own settings or shell)"

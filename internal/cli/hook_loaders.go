@@ -59,11 +59,12 @@ func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents
 	}
 	a.hookEnv = repoenv.Without(env, drop)
 	for _, v := range drop {
-		if repoenv.IsProxy(v) {
+		if repoenv.Routes(v) {
 			// This process's own posts (http hooks, opa: entries, export)
-			// read the proxy from its environment: through a repository's,
-			// a refused tunnel would leave a guard that is not fail_closed
-			// deciding nothing.
+			// read the proxy and the resolver's settings from its
+			// environment: through a repository's proxy, a refused
+			// tunnel would leave a guard that is not fail_closed deciding
+			// nothing.
 			os.Unsetenv(v)
 		}
 	}
@@ -111,9 +112,10 @@ func loadersProblem(agent *agents.Agent, found []repoenv.Finding, home string) s
 		}
 	}
 	what := "the code it makes them load"
-	if slices.ContainsFunc(found, func(f repoenv.Finding) bool { return slices.ContainsFunc(f.Vars, repoenv.IsProxy) }) {
-		// A proxy loads nothing, but answers for a guard's http:// call.
-		what += " (or the proxy it sends their requests through)"
+	if slices.ContainsFunc(found, func(f repoenv.Finding) bool { return slices.ContainsFunc(f.Vars, repoenv.Routes) }) {
+		// A proxy or a search domain loads nothing, but its server
+		// answers for a guard's http:// call.
+		what += " (or where it sends their requests)"
 	}
 	return repoEnvProblem(agent, found) + "; " + how + ": " + what + " was never approved (to mean it, set it in your own settings or shell)"
 }

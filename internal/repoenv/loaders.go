@@ -25,7 +25,7 @@ import (
 // of the environment a hook inherits.
 
 // loaderNames are the variables Loads names, besides those loaderPrefixes
-// start and the proxies (proxyNames).
+// start and those that route requests (routeNames).
 var loaderNames = []string{
 	// bash (non-interactive) and sh (interactive) source this file first.
 	"BASH_ENV", "ENV",
@@ -85,18 +85,23 @@ var loaderNames = []string{
 	"DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH",
 }
 
-// proxyNames are the proxies curl, wget, Python's urllib and requests and
-// Go's net/http send a guard's call through: for an http:// policy
-// service, the proxy answers for it. curl reads http_proxy only in lower
-// case; the others both. hermes-hooks' own http and opa posts take a
-// proxy for https:// only (hookhttp), a tunnel it could refuse but not
-// read; `hook AGENT` unsets a repository's for them too.
-var proxyNames = []string{"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}
+// routeNames choose where the requests of a hook's programs go rather
+// than load code: the proxies curl, wget, Python's urllib and requests
+// and Go's net/http send a guard's call through (curl reads http_proxy
+// only in lower case; the others both), and glibc's resolver's search
+// domain (LOCALDOMAIN), options (RES_OPTIONS: ndots:15 searches it first
+// for every name) and aliases (HOSTALIASES): through a repository's, its
+// server answers for a guard's http:// policy service. hermes-hooks' own
+// http and opa posts take a proxy for https:// only (hookhttp), a tunnel
+// it could refuse but not read; `hook AGENT` unsets a repository's for
+// them too.
+var routeNames = []string{"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+	"LOCALDOMAIN", "RES_OPTIONS", "HOSTALIASES"}
 
-// IsProxy reports whether Loads names name for the proxy it sets rather
-// than code: what is said of it differs.
-func IsProxy(name string) bool {
-	return slices.Contains(proxyNames, name) || runtime.GOOS == "windows" && slices.Contains(proxyNames, strings.ToUpper(name))
+// Routes reports whether Loads names name for where it sends requests
+// rather than for code: what is said of it differs.
+func Routes(name string) bool {
+	return slices.Contains(routeNames, name) || runtime.GOOS == "windows" && slices.Contains(routeNames, strings.ToUpper(name))
 }
 
 // funcPrefix starts the name of a function bash exports to (and imports
@@ -110,7 +115,7 @@ const funcPrefix = "BASH_FUNC_"
 var loaderPrefixes = []string{funcPrefix, "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"}
 
 // allLoaders is doctor's nameSet: every loader a file may set.
-var allLoaders = nameSet{names: slices.Concat(loaderNames, proxyNames), prefixes: loaderPrefixes}
+var allLoaders = nameSet{names: slices.Concat(loaderNames, routeNames), prefixes: loaderPrefixes}
 
 // Loads reports whether name, in a hook's environment, makes a program the
 // hook starts load code that is not the hook's own.
@@ -128,7 +133,7 @@ func loads(name string, fold bool) bool {
 			return true
 		}
 	}
-	return slices.Contains(loaderNames, name) || slices.Contains(proxyNames, name) || slices.ContainsFunc(loaderPrefixes, func(p string) bool { return strings.HasPrefix(name, p) })
+	return slices.Contains(loaderNames, name) || slices.Contains(routeNames, name) || slices.ContainsFunc(loaderPrefixes, func(p string) bool { return strings.HasPrefix(name, p) })
 }
 
 // LoadersSet are the variables of env (os.Environ's form) that Loads, set

@@ -24,6 +24,7 @@ func TestLoads(t *testing.T) {
 		"PATH": false, "HOME": runtime.GOOS == "windows", // Git for Windows reads it first
 		"GEM_PATH": true, "CURL_HOME": true, "WGETRC": true,
 		"http_proxy": true, "HTTPS_PROXY": true, "ALL_PROXY": true, "all_proxy": true, "NO_PROXY": false,
+		"LOCALDOMAIN": true, "RES_OPTIONS": true, "HOSTALIASES": true,
 		"LANG": false, "NODE_OPTIONS_X": false,
 		// Names keep their case, except on Windows (TestLoadsFoldsCaseOnWindows).
 		"bash_env": runtime.GOOS == "windows",
