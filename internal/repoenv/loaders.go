@@ -53,8 +53,10 @@ var loaderNames = []string{
 	"PYTHONWARNINGS", "PYTHONINSPECT",
 	"PERL5OPT", "PERL5LIB", "PERLLIB",
 	// RubyGems activates the newest version of a gem (json included) found
-	// under GEM_HOME or GEM_PATH.
-	"RUBYOPT", "RUBYLIB", "GEM_HOME", "GEM_PATH",
+	// under GEM_HOME or GEM_PATH, and at every start evaluates, as Ruby,
+	// the Gemfile RUBYGEMS_GEMDEPS names ("-": the nearest one up from
+	// the hook's folder, the project's).
+	"RUBYOPT", "RUBYLIB", "GEM_HOME", "GEM_PATH", "RUBYGEMS_GEMDEPS",
 	// curl reads $CURL_HOME/.curlrc and wget the file WGETRC names: a
 	// resolve, proxy or insecure line there sends a guard's call to its
 	// policy service to a server that answers for it.

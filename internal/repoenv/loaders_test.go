@@ -22,7 +22,7 @@ func TestLoads(t *testing.T) {
 		// Set by most shells: not looked for (each costs a call a read).
 		"SSH_ASKPASS": false, "EDITOR": false, "VISUAL": false, "LESSOPEN": false,
 		"PATH": false, "HOME": runtime.GOOS == "windows", // Git for Windows reads it first
-		"GEM_PATH": true, "CURL_HOME": true, "WGETRC": true,
+		"GEM_PATH": true, "RUBYGEMS_GEMDEPS": true, "CURL_HOME": true, "WGETRC": true,
 		"http_proxy": true, "HTTPS_PROXY": true, "ALL_PROXY": true, "all_proxy": true, "NO_PROXY": false,
 		"LOCALDOMAIN": true, "RES_OPTIONS": true, "HOSTALIASES": true,
 		"LANG": false, "NODE_OPTIONS_X": false,
