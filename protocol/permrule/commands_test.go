@@ -24,6 +24,16 @@ func TestCommands(t *testing.T) {
 		{line: "git commit -m 'rm -rf /'", want: []string{"git commit -m rm -rf /"}, not: []string{"rm -rf /"}},
 		{line: "echo rm -rf /", not: []string{"rm -rf /"}},
 		{line: "$X -rf /", want: []string{"$X -rf /"}},
+		// A name only known when it runs may be empty (an unset $X, $@,
+		// $(true) vanish unquoted) or a wrapper (X=sudo): bash then runs
+		// the words after it, which are listed as an unknown wrapper's.
+		{line: "$NOPE rm -rf /", want: []string{"$NOPE rm -rf /", "rm -rf /"}},
+		{line: "${NOPE} rm -rf /", want: []string{"rm -rf /"}},
+		{line: "$@ rm -rf /", want: []string{"rm -rf /"}},
+		{line: "$(true) rm -rf /", want: []string{"rm -rf /"}},
+		{line: "`true` rm -rf /", want: []string{"rm -rf /"}},
+		{line: `"$W" sudo rm -rf /`, want: []string{"sudo rm -rf /", "rm -rf /"}},
+		{line: "$X $Y rm -rf /", want: []string{"rm -rf /"}},
 		// A variable the line gives a value: each command is also listed
 		// with each value it may have there (as written too).
 		{line: "X=-rf; rm $X /", want: []string{"rm $X /", "rm -rf /"}},

@@ -268,7 +268,13 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 		name := w[0]
 		if !name.static {
 			s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
-			return
+			// The name may expand to nothing (an unset $X, $@, a $(…)
+			// that prints nothing vanish unquoted) or to a wrapper
+			// (X=sudo): bash then runs the words after it, so they are
+			// followed as an unknown wrapper's operands are. Not
+			// followed, `$NOPE rm -rf /` listed no rm.
+			w = w[1:]
+			continue
 		}
 		if name.glob {
 			s.stopped("`" + clip(text) + "` runs a command whose name the shell expands (a glob)")
