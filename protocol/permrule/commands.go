@@ -15,8 +15,9 @@ import "fmt"
 // them (values.go); any other word only known when the line runs ($X from
 // elsewhere, $(…)) stays as written, and a command whose name is one is
 // followed as an unknown wrapper (the name may expand to nothing, or to
-// sudo): `$X rm -rf /` lists "$X rm -rf /" and "rm -rf /". A wrapper
-// given options it does not know is not followed. An error is a line whose commands cannot all be listed: it (or a
+// sudo): `$X rm -rf /` lists "$X rm -rf /" and "rm -rf /"; a command
+// is also listed without its words that may expand to nothing (vanish.go).
+// A wrapper given options it does not know is not followed. An error is a line whose commands cannot all be listed: it (or a
 // command string it runs) does not parse as Bash, is longer than 64 KiB,
 // nests deeper than the analysis follows, or runs what its text does not
 // show (a pipe into a shell, BASH_ENV, a subscript run as arithmetic …:

@@ -34,6 +34,14 @@ func TestCommands(t *testing.T) {
 		{line: "`true` rm -rf /", want: []string{"rm -rf /"}},
 		{line: `"$W" sudo rm -rf /`, want: []string{"sudo rm -rf /", "rm -rf /"}},
 		{line: "$X $Y rm -rf /", want: []string{"rm -rf /"}},
+		// So may a word after the name: git then takes the next one for
+		// its command. A word that cannot vanish stays.
+		{line: "git $NOPE push --force", want: []string{"git $NOPE push --force", "git push --force"}},
+		{line: "git $(true) push --force", want: []string{"git push --force"}},
+		{line: `git "$@" push --force`, want: []string{"git push --force"}},
+		{line: `git "$R" push`, not: []string{"git push"}},
+		{line: `git x$R push`, not: []string{"git push"}},
+		{line: "X=-rf; rm $X /", want: []string{"rm -rf /"}, not: []string{"rm /"}}, // the line's values expand it
 		// A variable the line gives a value: each command is also listed
 		// with each value it may have there (as written too).
 		{line: "X=-rf; rm $X /", want: []string{"rm $X /", "rm -rf /"}},

@@ -241,6 +241,16 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 	if s.lost != "" {
 		return // the line cannot be read whole: nothing after it counts
 	}
+	if c.maybe {
+		// What it may run is listed; what cannot be read in it is not
+		// the line's (appendVanished).
+		lost, doubt := s.lost, s.doubt
+		defer func() {
+			if !s.vals.halted() {
+				s.lost, s.doubt = lost, doubt
+			}
+		}()
+	}
 	if s.vals.halted() {
 		s.stopped(errPastBound.Error())
 		return

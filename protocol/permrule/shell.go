@@ -170,6 +170,8 @@ type shellWord struct {
 	// odd: a $'…' escape bash decodes otherwise than mvdan.cc/sh does
 	// (\x{…}, \c…): the word's value is not known here.
 	odd bool
+	// vanish: bash may drop the word, empty (markVanish).
+	vanish bool
 	// script, for a word that is not static, is the text it gives a shell
 	// that parses it as a command string (sh -c WORD, eval WORD): its
 	// quotes removed and escapes resolved, its expansions as written.
@@ -202,6 +204,7 @@ type shellCommand struct {
 	words     []shellWord
 	stdin     stdinKind
 	stdinText string
+	maybe     bool // run only if some of its words vanish: appendVanished
 }
 
 // lineInfo is what parseShell finds of a command line as a whole.
@@ -299,9 +302,9 @@ func parseShell(command string, outer *lineValues) (cmds []shellCommand, line li
 				if err != nil && hidden == nil {
 					hidden = err
 				}
-				c.words = append(c.words, words...)
+				c.words = append(c.words, markVanish(words, w, values)...)
 			}
-			cmds = append(cmds, c)
+			cmds = appendVanished(append(cmds, c), c)
 			if hidden != nil {
 				return true // an error already: the line is not read
 			}
