@@ -34,6 +34,7 @@ func TestCommands(t *testing.T) {
 		{line: "`true` rm -rf /", want: []string{"rm -rf /"}},
 		{line: `"$W" sudo rm -rf /`, want: []string{"sudo rm -rf /", "rm -rf /"}},
 		{line: "$X $Y rm -rf /", want: []string{"rm -rf /"}},
+		{line: "RUN=echo; $RUN rm -rf /", want: []string{"echo rm -rf /"}, not: []string{"rm -rf /"}}, // the line's value
 		// So may a word after the name: git then takes the next one for
 		// its command. A word that cannot vanish stays.
 		{line: "git $NOPE push --force", want: []string{"git $NOPE push --force", "git push --force"}},

@@ -278,6 +278,9 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 		name := w[0]
 		if !name.static {
 			s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
+			if name.given {
+				return // listed with each value the line gives it (values.go)
+			}
 			// The name may expand to nothing (an unset $X, $@, a $(…)
 			// that prints nothing vanish unquoted) or to a wrapper
 			// (X=sudo): bash then runs the words after it, so they are

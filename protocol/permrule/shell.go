@@ -170,8 +170,9 @@ type shellWord struct {
 	// odd: a $'…' escape bash decodes otherwise than mvdan.cc/sh does
 	// (\x{…}, \c…): the word's value is not known here.
 	odd bool
-	// vanish: bash may drop the word, empty (markVanish).
-	vanish bool
+	// vanish: bash may drop the word, empty; given: it reads a value the
+	// line gives, which the line's values expand (markVanish).
+	vanish, given bool
 	// script, for a word that is not static, is the text it gives a shell
 	// that parses it as a command string (sh -c WORD, eval WORD): its
 	// quotes removed and escapes resolved, its expansions as written.

@@ -27,13 +27,16 @@ func appendVanished(cmds []shellCommand, c shellCommand) []shellCommand {
 	return append(cmds, shellCommand{words: kept, stdin: c.stdin, stdinText: c.stdinText, maybe: true})
 }
 
-// markVanish marks words, what the word w of a command makes, as one that
-// may vanish when it is one such word whose value the line does not give
-// (the line's values expand it already, empty too: values.go).
+// markVanish marks words, what the word w of a command makes, when it is
+// one word whose value is not known here: whether it reads a value the
+// line gives (the line's values expand it already, empty too: values.go),
+// and if not, whether it may vanish.
 func markVanish(words []shellWord, w *syntax.Word, v *lineValues) []shellWord {
-	if len(words) == 1 && !words[0].static && mayVanish(w) && !lineGives(v, w) {
-		words[0].vanish = true
+	if len(words) != 1 || words[0].static {
+		return words
 	}
+	words[0].given = lineGives(v, w)
+	words[0].vanish = !words[0].given && mayVanish(w)
 	return words
 }
 
