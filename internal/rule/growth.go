@@ -85,6 +85,9 @@ func add(params ...any) (any, error) {
 			return concat(a, b)
 		}
 	}
+	if a, b, ok := ints(params); ok {
+		return addInts(a, b), nil // past int's range, a float (numbers.go)
+	}
 	return runtime.Add(params[0], params[1]), nil
 }
 

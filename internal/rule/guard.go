@@ -80,6 +80,7 @@ func (g *guard) Visit(node *ast.Node) {
 		}
 	case *ast.BinaryNode:
 		g.plus(node, n)
+		g.arith(node, n)
 		if n.Operator == "matches" {
 			g.dynamicMatch(node, n)
 			g.stepMatch(node)
@@ -141,7 +142,7 @@ func (g *guard) typeCall(call *ast.CallNode, callee *ast.IdentifierNode, name st
 }
 
 func (g *guard) name(n ast.Node, name string) {
-	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != matchesFn && name != commandsFn {
+	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != subFn && name != mulFn && name != matchesFn && name != commandsFn {
 		g.fail(n, fmt.Sprintf("%s() is not allowed in rules", name))
 	}
 }

@@ -2,9 +2,12 @@ package rule
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/vm/runtime"
 )
 
 // toInt is expr's int(), but a number past an integer's range (or no
@@ -30,4 +33,78 @@ func toInt(params ...any) (any, error) {
 		return nil, fmt.Errorf("invalid operation: int(%s): past the range of an integer", strconv.FormatFloat(f, 'g', -1, 64))
 	}
 	return int(f), nil
+}
+
+// The names the guard puts in place of `-` and `*` on operands whose type
+// is known only when the rule runs (the call's numbers). A rule cannot
+// spell them.
+const (
+	subFn = "#sub"
+	mulFn = "#mul"
+)
+
+// arithFns are the operators arith checks, by their function.
+var arithFns = map[string]string{"-": subFn, "*": mulFn}
+
+// arith puts a `-` or `*` that may meet the call's numbers through sub or
+// mul (`+` goes through add: plus). expr's integer arithmetic wraps at
+// int's range: `args.t * 1000 > 600000` was false for t = 2^63-1, and a
+// guard on a limit let the largest values through.
+func (g *guard) arith(node *ast.Node, n *ast.BinaryNode) {
+	name, ok := arithFns[n.Operator]
+	if !ok || isNumber(n.Left) && isNumber(n.Right) {
+		return
+	}
+	callee := &ast.IdentifierNode{Value: name}
+	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{n.Left, n.Right}}
+	g.typeCall(call, callee, name)
+	ast.Patch(node, call)
+}
+
+// addInts, subInts and mulInts are a+b, a-b and a*b, or, past int's
+// range, the float they come to: Python's (Hermes') and JavaScript's
+// (Claude Code's) numbers never wrap, and the call's number means what
+// they read.
+func addInts(a, b int) any {
+	if s := a + b; (s > a) == (b > 0) {
+		return s
+	}
+	return float64(a) + float64(b)
+}
+
+func subInts(a, b int) any {
+	if d := a - b; (d < a) == (b > 0) {
+		return d
+	}
+	return float64(a) - float64(b)
+}
+
+func mulInts(a, b int) any {
+	if p := a * b; a == 0 || p/a == b && !(a == -1 && b == math.MinInt64) {
+		return p
+	}
+	return float64(a) * float64(b)
+}
+
+// ints is params' two operands when both are ints.
+func ints(params []any) (a, b int, ok bool) {
+	a, ok = params[0].(int)
+	if ok {
+		b, ok = params[1].(int)
+	}
+	return a, b, ok
+}
+
+func sub(params ...any) (any, error) {
+	if a, b, ok := ints(params); ok {
+		return subInts(a, b), nil
+	}
+	return runtime.Subtract(params[0], params[1]), nil
+}
+
+func mul(params ...any) (any, error) {
+	if a, b, ok := ints(params); ok {
+		return mulInts(a, b), nil
+	}
+	return runtime.Multiply(params[0], params[1]), nil
 }

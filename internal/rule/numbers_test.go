@@ -29,3 +29,37 @@ func TestIntOutOfRangeFails(t *testing.T) {
 		}
 	}
 }
+
+// Attack (hostile payload): integer arithmetic on the call's numbers
+// wrapped at int's range: `args.t * 1000 > 600000` and `args.t + 1 >
+// 600000` were false for t = 2^63-1, so a guard on a limit let the
+// largest values through. A sum, difference or product past int's range
+// is the float it comes to, as Python's (Hermes') and JavaScript's
+// (Claude Code's) numbers never wrap.
+func TestArithmeticDoesNotWrap(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		v    int
+		want bool
+	}{
+		{`args.t * 1000 > 600000`, math.MaxInt64, true},
+		{`args.t * 1000 < -600000`, math.MinInt64 + 1, true},
+		{`args.t + 1 > 600000`, math.MaxInt64, true},
+		{`1 + args.t > 600000`, math.MaxInt64, true},
+		{`args.t - 1 < 0`, math.MinInt64, true},
+		{`0 - args.t > 600000`, math.MinInt64, true},
+		{`args.t * -1 > 600000`, math.MinInt64, true},
+		{`any([args.t], # * 2 > 600000)`, math.MaxInt64, true},
+		{`args.t * 2 == 18446744073709551614.0`, math.MaxInt64, true},
+	} {
+		ok, err := eval(t, tc.src, &Input{Event: "pre_tool_call", Tool: "terminal", Args: map[string]any{"t": tc.v}})
+		if err != nil || ok != tc.want {
+			t.Errorf("%s with t=%v: %v, %v; want %v", tc.src, tc.v, ok, err, tc.want)
+		}
+	}
+	// In range, integers stay integers.
+	ok, err := eval(t, `args.t * 3 - 1 == 8 && type(args.t * 3) == "int" && type(args.t + 1) == "int" && type(args.t - 1) == "int"`, &Input{Args: map[string]any{"t": 3}})
+	if err != nil || !ok {
+		t.Errorf("in range: %v, %v", ok, err)
+	}
+}
