@@ -69,6 +69,7 @@ func options() []expr.Option {
 		expr.Function(addFn, add, new(func(any, any) any)),
 		expr.Function(subFn, sub, new(func(any, any) any)),
 		expr.Function(mulFn, mul, new(func(any, any) any)),
+		expr.Function(sumFn, sumOf, new(func(any) any)),
 		expr.Function(matchesFn, matches, new(func(any, any) bool)),
 		expr.Function("int", toInt, new(func(any) int)),
 		expr.Function("toJSON", toJSON, new(func(any) string)),

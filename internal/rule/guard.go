@@ -67,6 +67,7 @@ func (g *guard) Visit(node *ast.Node) {
 	case *ast.BuiltinNode:
 		g.name(n, n.Name)
 		g.builder(n, n.Name, n.Arguments)
+		g.sum(node, n)
 	case *ast.CallNode:
 		id, ok := n.Callee.(*ast.IdentifierNode)
 		if !ok {
@@ -142,7 +143,7 @@ func (g *guard) typeCall(call *ast.CallNode, callee *ast.IdentifierNode, name st
 }
 
 func (g *guard) name(n ast.Node, name string) {
-	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != subFn && name != mulFn && name != matchesFn && name != commandsFn {
+	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != subFn && name != mulFn && name != sumFn && name != matchesFn && name != commandsFn {
 		g.fail(n, fmt.Sprintf("%s() is not allowed in rules", name))
 	}
 }

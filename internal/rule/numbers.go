@@ -3,6 +3,7 @@ package rule
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/expr-lang/expr/ast"
@@ -41,6 +42,7 @@ func toInt(params ...any) (any, error) {
 const (
 	subFn = "#sub"
 	mulFn = "#mul"
+	sumFn = "#sum"
 )
 
 // arithFns are the operators arith checks, by their function.
@@ -107,4 +109,41 @@ func mul(params ...any) (any, error) {
 		return mulInts(a, b), nil
 	}
 	return runtime.Multiply(params[0], params[1]), nil
+}
+
+// sum puts sum(list) through sumOf, and sum(list, f) as sumOf(map(list,
+// f)): expr's sum adds with its wrapping `+` (`sum(args.sizes) >
+// 1000000` was false for sizes [2^63-1, 1]).
+func (g *guard) sum(node *ast.Node, n *ast.BuiltinNode) {
+	if n.Name != "sum" || len(n.Arguments) == 0 {
+		return
+	}
+	list := n.Arguments[0]
+	if len(n.Arguments) == 2 {
+		m := &ast.BuiltinNode{Name: "map", Arguments: n.Arguments}
+		m.SetType(reflect.TypeOf([]any{}))
+		list = m
+	}
+	callee := &ast.IdentifierNode{Value: sumFn}
+	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{list}}
+	g.typeCall(call, callee, sumFn)
+	ast.Patch(node, call)
+}
+
+// sumOf is expr's sum of a list, added as #add adds.
+func sumOf(params ...any) (any, error) {
+	v := reflect.ValueOf(params[0])
+	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
+		return nil, fmt.Errorf("invalid argument for sum (type %T)", params[0])
+	}
+	var acc any = 0
+	for i := 0; i < v.Len(); i++ {
+		x := v.Index(i).Interface()
+		if a, b, ok := ints([]any{acc, x}); ok {
+			acc = addInts(a, b)
+			continue
+		}
+		acc = runtime.Add(acc, x)
+	}
+	return acc, nil
 }

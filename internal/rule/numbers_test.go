@@ -63,3 +63,28 @@ func TestArithmeticDoesNotWrap(t *testing.T) {
 		t.Errorf("in range: %v, %v", ok, err)
 	}
 }
+
+// sum() added with expr's wrapping `+`: `sum(args.sizes) > 1000000` was
+// false for sizes [2^63-1, 1]. It adds as #add does.
+func TestSumDoesNotWrap(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{`sum(args.sizes) > 1000000`, true},
+		{`sum(args.sizes, # * 2) > 1000000`, true},
+		{`sum(args.files, #.size) > 1000000`, true},
+		{`sum(args.small) == 6 && type(sum(args.small)) == "int"`, true},
+		{`sum(args.small, # * 1.5) == 9.0`, true},
+		{`sum([]) == 0`, true},
+	} {
+		ok, err := eval(t, tc.src, &Input{Args: map[string]any{
+			"sizes": []any{math.MaxInt64, 1},
+			"files": []any{map[string]any{"size": math.MaxInt64}, map[string]any{"size": 1}},
+			"small": []any{1, 2, 3},
+		}})
+		if err != nil || ok != tc.want {
+			t.Errorf("%s: %v, %v; want %v", tc.src, ok, err, tc.want)
+		}
+	}
+}
