@@ -56,7 +56,7 @@ func newConfig() *conf.Config {
 // options are expr's options for a rule: the environment, a boolean
 // result, the node limit, the functions the guard puts in, and bounded
 // or ordered versions of builtins (toJSON, fromJSON, split, splitAfter; keys,
-// values; int, numbers.go) in place of expr's, and commands (commands.go).
+// values; int, abs, numbers.go) in place of expr's, and commands (commands.go).
 func options() []expr.Option {
 	return []expr.Option{
 		expr.Env(Input{}),
@@ -72,6 +72,7 @@ func options() []expr.Option {
 		expr.Function(sumFn, sumOf, new(func(any) any)),
 		expr.Function(matchesFn, matches, new(func(any, any) bool)),
 		expr.Function("int", toInt, new(func(any) int)),
+		expr.Function("abs", absOf, new(func(any) any)),
 		expr.Function("toJSON", toJSON, new(func(any) string)),
 		expr.Function("fromJSON", fromJSON, new(func(string) any)),
 		expr.Function("keys", keys, new(func(map[string]any) []any)),

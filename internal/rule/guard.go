@@ -86,6 +86,8 @@ func (g *guard) Visit(node *ast.Node) {
 			g.dynamicMatch(node, n)
 			g.stepMatch(node)
 		}
+	case *ast.UnaryNode:
+		g.negate(node, n)
 	case *ast.MemberNode:
 		g.strict(node, n)
 	case *ast.PredicateNode:

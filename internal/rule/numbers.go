@@ -147,3 +147,27 @@ func sumOf(params ...any) (any, error) {
 	}
 	return acc, nil
 }
+
+// negate puts a unary minus that may meet the call's numbers through sub
+// (0 - x): -(-2^63) wraps to itself, and `-args.n > 1000` was false for
+// the most negative integer.
+func (g *guard) negate(node *ast.Node, n *ast.UnaryNode) {
+	if n.Operator != "-" || isNumber(n.Node) {
+		return
+	}
+	zero := &ast.IntegerNode{Value: 0}
+	zero.SetType(reflect.TypeOf(0))
+	callee := &ast.IdentifierNode{Value: subFn}
+	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{zero, n.Node}}
+	g.typeCall(call, callee, subFn)
+	ast.Patch(node, call)
+}
+
+// absOf is expr's abs(), but the most negative integer's is the float it
+// comes to, not itself (abs(-2^63) wraps).
+func absOf(params ...any) (any, error) {
+	if a, ok := params[0].(int); ok && a == math.MinInt64 {
+		return -float64(a), nil
+	}
+	return builtin.Abs(params[0]), nil
+}

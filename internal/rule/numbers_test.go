@@ -88,3 +88,14 @@ func TestSumDoesNotWrap(t *testing.T) {
 		}
 	}
 }
+
+// abs() and a unary minus of the call's most negative integer were that
+// integer again (-(-2^63) wraps): `abs(args.n) > 1000` was false for it.
+func TestNegationDoesNotWrap(t *testing.T) {
+	for _, src := range []string{`abs(args.n) > 1000`, `-args.n > 1000`, `abs(args.m) == 5 && type(abs(args.m)) == "int"`, `-args.m == 5`, `abs(args.f) == 2.5`} {
+		ok, err := eval(t, src, &Input{Args: map[string]any{"n": math.MinInt64, "m": -5, "f": -2.5}})
+		if err != nil || !ok {
+			t.Errorf("%s: %v, %v; want true", src, ok, err)
+		}
+	}
+}
