@@ -69,6 +69,9 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 	if rn.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		spec.Line++ // rule: | starts on the next line
 	}
+	if rn.Style == 0 {
+		spec.Comment = rn.LineComment
+	}
 	dn := pyyaml.MappingGet(n, "decision")
 	if dn == nil {
 		return fail(n, ": a rule needs decision: block, ask or context")

@@ -120,6 +120,11 @@ type RuleSpec struct {
 	// which reads its own \ escapes before expr does (rule: "… \\s …"
 	// reaches expr as \s), what a compile error's advice must say.
 	DoubleQuoted bool
+	// Comment is the YAML comment after a plain (unquoted) rule on its
+	// line: YAML ends a plain scalar at ` #`, so a rule's own # (expr's
+	// placeholder: any(…, # matches "…")) cuts it there, and a compile
+	// error's advice must say so rather than "unexpected token EOF".
+	Comment string
 }
 
 // Rule decisions.

@@ -72,12 +72,26 @@ func ruleErrorAt(e *hookconfig.Entry, err error) (int, string) {
 	line := e.Rule().Line
 	var re *rule.Error
 	if !errors.As(err, &re) {
-		return line, err.Error()
+		return line, yamlAdvice(e.Rule(), err.Error())
 	}
 	if re.Line > 1 && line > 0 {
 		line += re.Line - 1
 	}
-	return line, re.Msg
+	return line, yamlAdvice(e.Rule(), re.Msg)
+}
+
+// yamlAdvice adds to a compile error what YAML did to the rule before
+// expr saw it, where that is the likely cause: the error alone ("invalid
+// char escape", "unexpected token EOF") points at the rule's text, which
+// looks right in the file.
+func yamlAdvice(r *hookconfig.RuleSpec, msg string) string {
+	switch {
+	case r.DoubleQuoted && strings.Contains(msg, "invalid char escape"):
+		return msg + " (this rule is a double-quoted YAML string, and YAML reads its \\ escapes first: a \\\\s there reaches the rule as \\s; write the rule in single quotes, rule: '…', where YAML leaves \\ alone)"
+	case r.Comment != "":
+		return msg + " (YAML read ` " + r.Comment + "` as a comment, so the rule ends before it: quote the whole rule, rule: '…')"
+	}
+	return msg
 }
 
 func ruleInfo(st *HookStatus) *RuleInfo {
@@ -277,9 +291,6 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, allow
 		where := "[" + e.DeclaredAs + "] " + textutil.Truncate(e.Text(), 120)
 		if _, err := rule.Compile(r.Source); err != nil {
 			line, msg := ruleErrorAt(e, err)
-			if r.DoubleQuoted && strings.Contains(msg, "invalid char escape") {
-				msg += " (this rule is a double-quoted YAML string, and YAML reads its \\ escapes first: a \\\\s there reaches the rule as \\s; write the rule in single quotes, rule: '…', where YAML leaves \\ alone)"
-			}
 			out = append(out, Problem{File: e.Source, Line: line, Key: entryKey(e) + ".rule", Level: LevelError,
 				Message: where + ": does not compile: " + msg})
 			continue
