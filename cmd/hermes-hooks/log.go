@@ -50,6 +50,7 @@ the filters (with -f, the newest N already there, then each new one).
 		Example: `  hermes-hooks log -n 20
   hermes-hooks log --since 1h --decision block
   hermes-hooks log --event pre_tool_call --hook guard.sh --json | jq .hooks
+  hermes-hooks log --hook team/no-force-push   # a rule, by its id: (else its file:line)
   hermes-hooks log -f
   hermes-hooks log verify`,
 		Args: exactArgs(0, "no arguments"),
@@ -211,10 +212,13 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	if o.last > 0 {
 		newest = &lastLines{n: o.last}
 	}
+	read, kept := 0, 0
 	print := func(line []byte, e *journal.Entry) {
+		read++
 		if !lf.Keep(e) {
 			return
 		}
+		kept++
 		var shown []byte
 		if o.json {
 			// As written, but for what a terminal would act on: a line
@@ -258,6 +262,9 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		out.Flush()
 		warnUnread.flush()
 		warnChain()
+		if kept == 0 && read > 0 {
+			noneKept(a, read, o.hook != "")
+		}
 		return nil
 	}
 	if ctx == nil {
@@ -286,6 +293,19 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		return fmt.Errorf("read journal: %w", err)
 	}
 	return nil
+}
+
+// noneKept says on stderr that the filters passed none of the journal's
+// read records, as journalMissing says there is no journal: an empty output
+// is otherwise a puzzle (a mistyped filter, or nothing recorded?). A rule
+// with an id: is named by its id alone, so its file:line selects nothing:
+// --hook's note says what it matches.
+func noneKept(a *app, read int, hook bool) {
+	msg := "no record passes the filters (" + report.Count(read, "record", "records") + " read)"
+	if hook {
+		msg += "; --hook matches a part of a hook's command or of a rule's name as log shows it (its id: when it has one, else its file:line)"
+	}
+	fmt.Fprintf(a.Err, "hermes-hooks: %s\n", msg)
 }
 
 // checkChain starts checking the journal's chain beside the reading
