@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -110,6 +112,26 @@ func (cfg *Config) parseExamples(e *Entry, path string, n *yaml.Node) {
 	}
 }
 
+// strayArgKey is the first key of example n that is none of known and no
+// misspelling of one (that has its own "did you mean"): most likely a
+// tool's argument written where args: was meant. "" when there is none,
+// or when the file's did-you-mean searches are spent (maySearch).
+func (cfg *Config) strayArgKey(n *yaml.Node, known []string) string {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if slices.Contains(known, k) {
+			continue
+		}
+		if !cfg.maySearch() {
+			return ""
+		}
+		if suggest.ClosestCutoff(k, known, 0.6) == "" {
+			return k
+		}
+	}
+	return ""
+}
+
 // parseExample reads one example; an example that cannot run comes back
 // with Invalid set (the first problem, with how to fix it).
 func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
@@ -172,7 +194,18 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		ex.Invalid = ".tool is missing: name the tool, e.g. tool: terminal (it may be left out only when the entry's matcher names one tool)"
 		return ex
 	}
-	if a := pyyaml.MappingGet(n, "args"); a != nil && !(a.Kind == yaml.ScalarNode && a.Tag == "!!null") {
+	a := pyyaml.MappingGet(n, "args")
+	if a == nil {
+		// The arguments under the payload's name (tool_input) or beside
+		// tool and expect: run with none, the example failed on what the
+		// hook made of that ("no key command"), not on where they go.
+		if k := cfg.strayArgKey(n, known); k != "" {
+			ex.Invalid = ".args is missing, and '" + textutil.Truncate(k, 40) + "' is no key of an example: give the tool's arguments under args:, " +
+				`e.g. {tool: terminal, args: {command: "rm -rf /"}, expect: block}`
+			return ex
+		}
+	}
+	if a != nil && !(a.Kind == yaml.ScalarNode && a.Tag == "!!null") {
 		v, err := exampleValue(a, 0, new(int))
 		m, isMap := v.(map[string]any)
 		switch {

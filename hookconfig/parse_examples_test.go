@@ -69,6 +69,16 @@ func TestParseExamples(t *testing.T) {
 			want: []Example{{Tool: "Bash", Args: map[string]any{}, Expect: ExpectBlock, Invalid: ".expect: block is not possible on PermissionDenied (its hooks cannot block): the example can never pass, whatever the hook does"},
 				{Tool: "Bash", Args: map[string]any{}, Expect: ExpectNone}},
 			warning: "cannot block"},
+		// The tool's arguments given as the payload names them
+		// (tool_input), or beside tool and expect: the example ran with
+		// no arguments and failed on what the hook made of that ("no key
+		// command"), saying nothing of where the arguments go.
+		{name: "tool_input for args", event: "PreToolUse", yaml: []string{`examples: [{tool: Bash, tool_input: {command: rm}, expect: block}]`},
+			want:    []Example{{Tool: "Bash", Args: map[string]any{}, Invalid: `.args is missing, and 'tool_input' is no key of an example: give the tool's arguments under args:, e.g. {tool: terminal, args: {command: "rm -rf /"}, expect: block}`}},
+			warning: `hooks.PreToolUse[0].examples[0].args is missing, and 'tool_input' is no key of an example`},
+		{name: "arguments beside tool", event: "pre_tool_call", yaml: []string{`examples: [{tool: terminal, command: "rm -rf /", expect: block}]`},
+			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Invalid: `.args is missing, and 'command' is no key of an example: give the tool's arguments under args:, e.g. {tool: terminal, args: {command: "rm -rf /"}, expect: block}`}},
+			warning: "unknown key 'command' is ignored"},
 		{name: "misspelt key", event: "pre_tool_call", yaml: []string{`examples: [{tool: terminal, expcet: block, expect: block}]`},
 			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Expect: ExpectBlock}},
 			warning: "unknown key 'expcet' is ignored — did you mean 'expect'?"},
