@@ -83,6 +83,11 @@ type Side struct {
 	// Commands are their commands (a rule's text), Hooks' order, for a
 	// report that shows a rule's text beside its id.
 	Commands []string `json:"-"`
+	// Rules are their rules' identities (id, else file and line; "" for
+	// a hook that is no rule), Hooks' order: a report names a long rule
+	// without an id by its start and place, as log does, not by its whole
+	// text.
+	Rules []string `json:"-"`
 }
 
 // name adds a hook that decided: its command, and its rule's identity
@@ -90,6 +95,7 @@ type Side struct {
 func (s *Side) name(command, source, rule string) {
 	s.Hooks = append(s.Hooks, hookName(command, source, rule))
 	s.Commands = append(s.Commands, command)
+	s.Rules = append(s.Rules, rule)
 }
 
 // hookName is how replay names a hook: a rule with an id: by its id (its

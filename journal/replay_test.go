@@ -73,8 +73,8 @@ func TestReplay(t *testing.T) {
 	}
 	d := rep.Differences[0]
 	want := Difference{Seq: 3, Time: d.Time, Event: "pre_tool_call", Tool: "terminal",
-		Recorded: Side{Decision: "block", Message: "no b", Hooks: []string{"./guard.sh"}, Commands: []string{"./guard.sh"}},
-		Now:      Side{Decision: "allow", Hooks: []string{"./allow.sh"}, Commands: []string{"./allow.sh"}}}
+		Recorded: Side{Decision: "block", Message: "no b", Hooks: []string{"./guard.sh"}, Commands: []string{"./guard.sh"}, Rules: []string{""}},
+		Now:      Side{Decision: "allow", Hooks: []string{"./allow.sh"}, Commands: []string{"./allow.sh"}, Rules: []string{""}}}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("difference\n got %+v\nwant %+v", d, want)
 	}

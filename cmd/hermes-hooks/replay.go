@@ -38,8 +38,8 @@ traffic before you enable it), and print what would now be decided
 differently: "N events, M decisions differ (K not replayable)" ("1 event",
 "1 decision differs" for one), then one line per difference: when, the
 event and tool, the recorded → the new decision, and the hook(s) that
-decided each (now: …, recorded: …; a rule with an id: by its id, as log
-names it). A note says on how many replayed events
+decided each (now: …, recorded: …; a rule as log names it: with its id:,
+or a long one without an id by its start and file:line). A note says on how many replayed events
 a hook failed (a rule's error, a script that did not answer): a failed hook
 decides nothing unless fail_closed, so those events did not test it (--json:
 "failed", "first_failure").

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -57,8 +58,8 @@ func differenceLine(d *journal.Difference) string {
 }
 
 // replaySide names the hooks that decided and their message; "-" when none did.
-// A rule with an id is named as log names it: its text (the start of a
-// long one) and its id.
+// A rule is named as log names it: its text (the start of a long one) and
+// its id, or a long one without an id its place.
 func replaySide(s *journal.Side) string {
 	if len(s.Hooks) == 0 {
 		return "-"
@@ -66,8 +67,16 @@ func replaySide(s *journal.Side) string {
 	names := make([]string, len(s.Hooks))
 	for i, name := range s.Hooks {
 		names[i] = showCut(name)
-		if i < len(s.Commands) && s.Commands[i] != name {
+		switch {
+		case i < len(s.Commands) && s.Commands[i] != name:
 			names[i] = hookShown(s.Commands[i], name)
+		case i < len(s.Rules) && s.Rules[i] != "":
+			// A rule without an id, named by its text: cut, with its
+			// place, as log shows it (hookShown cannot tell a relative
+			// place from an id; hookName could).
+			if c := textutil.CutRunes(name, maxRuleShown); len(c) < len(name) {
+				names[i] = show(c) + "… (" + showCut(s.Rules[i]) + ")"
+			}
 		}
 	}
 	out := strings.Join(names, ", ")
