@@ -257,9 +257,10 @@ func exampleAt(e *hookconfig.Entry, ex *hookconfig.Example) string {
 	return e.Source + ":" + strconv.Itoa(ex.Line)
 }
 
-// exampleHeading names e above its examples: its text, and a rule's text
-// longer than a line (a ready-made rule's pattern runs to hundreds of
-// characters) cut to one, with the file and line that hold it.
+// exampleHeading names e above its examples (test --examples) and its
+// checks (doctor): its text, and a rule's text longer than a line (a
+// ready-made rule's pattern runs to hundreds of characters) cut to one,
+// with the file and line that hold it.
 func exampleHeading(e *hookconfig.Entry) string {
 	const long = 100
 	t := e.Text()
