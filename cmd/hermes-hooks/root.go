@@ -14,6 +14,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 )
 
@@ -160,8 +161,14 @@ func usageArgs(cmd *cobra.Command) {
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usageErr("run '"+cmd.CommandPath()+" --help' for usage and examples",
-				"%s takes %s (got %s)", cmd.CommandPath(), what, report.Count(len(args), "argument", "arguments"))
+			hint := "run '" + cmd.CommandPath() + " --help' for usage and examples"
+			// `validate team.yaml`: the file a newcomer wants checked is
+			// named with --config, which the usual hint leaves to --help.
+			if n == 0 && len(args) == 1 && cmd.Flag("config") != nil &&
+				(strings.HasSuffix(args[0], ".yaml") || strings.HasSuffix(args[0], ".yml")) {
+				hint = "a config file is named with --config: " + cmd.CommandPath() + " --config " + show(shquote.IfNeeded(args[0]))
+			}
+			return usageErr(hint, "%s takes %s (got %s)", cmd.CommandPath(), what, report.Count(len(args), "argument", "arguments"))
 		}
 		return nil
 	}
