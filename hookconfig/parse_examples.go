@@ -228,6 +228,11 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 	} else if what := impossibleExpect(ex.Expect, e.Event); what != "" {
 		ex.Invalid = ".expect: " + string(ex.Expect) + " is not possible on " + e.DeclaredAs + " (its hooks cannot " + what +
 			"): the example can never pass, whatever the hook does"
+	} else if r := e.Rule(); r != nil && ex.Expect != ExpectNone && string(ex.Expect) != r.Decision {
+		// A rule gives its decision or nothing: allow (Claude Code's word
+		// for "let it through") failed as "expected allow, got none".
+		ex.Invalid = ".expect: " + string(ex.Expect) + " is not possible for this rule, which decides " + r.Decision +
+			" or nothing: write expect: none for a call it lets through"
 	}
 	return ex
 }

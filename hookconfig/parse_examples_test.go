@@ -189,3 +189,32 @@ func FuzzParseExamples(f *testing.F) {
 		}
 	})
 }
+
+// A rule decides its decision or nothing: an example of it expecting
+// anything else (allow, as a Claude Code user writes for "let it
+// through"; rewrite; another decision) can never pass, and failed as
+// "expected allow, got none", a rule that did not allow.
+func TestParseRuleExampleExpect(t *testing.T) {
+	for _, tc := range []struct {
+		decision, expect, invalid string
+	}{
+		{"block", "block", ""},
+		{"block", "none", ""},
+		{"ask", "ask", ""},
+		{"context", "context", ""},
+		{"block", "allow", ".expect: allow is not possible for this rule, which decides block or nothing: write expect: none for a call it lets through"},
+		{"block", "rewrite", ".expect: rewrite is not possible for this rule, which decides block or nothing: write expect: none for a call it lets through"},
+		{"ask", "block", ".expect: block is not possible for this rule, which decides ask or nothing: write expect: none for a call it lets through"},
+	} {
+		y := "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      rule: 'args.command == \"x\"'\n      decision: " + tc.decision +
+			"\n      message: m\n      examples: [{args: {command: x}, expect: " + tc.expect + "}]\n"
+		cfg, err := ParseConfig([]byte(y), "t.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := cfg.Entries[0].Examples
+		if len(ex) != 1 || ex[0].Invalid != tc.invalid {
+			t.Errorf("%s rule, expect %s: %+v, want invalid %q", tc.decision, tc.expect, ex, tc.invalid)
+		}
+	}
+}
