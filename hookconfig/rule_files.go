@@ -203,8 +203,15 @@ func partialOf(err error, cfg *Config) {
 // it was read from.
 func includeError(path string, inc ruleInclude, p string, err error) *ConfigError {
 	err = fsutil.WithoutPath(p, err)
-	if errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(inc.name) && !strings.HasPrefix(inc.name, "~") {
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && strings.ContainsAny(inc.name, "*?["):
+		// A glob of the ready-made rules' folder: read as one name.
+		err = fmt.Errorf("%w (rules: does not expand *: name each file to include)", err)
+	case errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(inc.name) && !strings.HasPrefix(inc.name, "~"):
 		err = fmt.Errorf("%w (a relative path is read from the config's folder, %s)", err, filepath.Dir(path))
+	case errors.Is(err, fsutil.ErrNotRegular) && strings.HasSuffix(err.Error(), "(a directory)"):
+		// The ready-made rules' folder named whole.
+		err = fmt.Errorf("%w: rules: lists files, not a folder: name each one to include (rules: [DIR/a.yaml, DIR/b.yaml])", err)
 	}
 	return &ConfigError{Path: path, Line: inc.line, Err: fmt.Errorf("rules: %s: %w", p, err)}
 }
