@@ -208,7 +208,13 @@ func includeError(path string, inc ruleInclude, p string, err error) *ConfigErro
 		// A glob of the ready-made rules' folder: read as one name.
 		err = fmt.Errorf("%w (rules: does not expand *: name each file to include)", err)
 	case errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(inc.name) && !strings.HasPrefix(inc.name, "~"):
-		err = fmt.Errorf("%w (a relative path is read from the config's folder, %s)", err, filepath.Dir(path))
+		// The folder whole: a config named by a relative --config has
+		// one relative to nothing the message shows (".").
+		dir := filepath.Dir(path)
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+		err = fmt.Errorf("%w (a relative path is read from the config's folder, %s)", err, dir)
 	case errors.Is(err, fsutil.ErrNotRegular) && strings.HasSuffix(err.Error(), "(a directory)"):
 		// The ready-made rules' folder named whole.
 		err = fmt.Errorf("%w: rules: lists files, not a folder: name each one to include (rules: [DIR/a.yaml, DIR/b.yaml])", err)
