@@ -236,5 +236,34 @@ func toolNameWarning(e *hookconfig.Entry, tools *protocol.ToolTable) string {
 		return `tool_name == "` + name + `" judges only the calls of a host that names the tool ` + name +
 			` (Hermes says ` + hermes + `, Claude Code ` + claudeName + `): tool is the same name for every agent, tool == "` + hermes + `"`
 	}
+	return toolWarning(e, tools)
+}
+
+// toolCompared finds a rule's tool (not tool_name, not args.tool)
+// compared with a quoted name, either way round.
+var toolCompared = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^.\w])(tool\s*[!=]=\s*"([^"\\]*)")|("([^"\\]*)"\s*[!=]=\s*tool)\b`)
+})
+
+// toolWarning says, for a rule that compares tool with another name than
+// a Hermes one (Claude Code's Bash, Gemini CLI's run_shell_command), that
+// the comparison is always the same: tool is the one name every agent's
+// call has, and a rule under a Claude Code event, whose matcher reads
+// Claude Code's names, is easily written with them.
+func toolWarning(e *hookconfig.Entry, tools *protocol.ToolTable) string {
+	for _, m := range toolCompared().FindAllStringSubmatch(e.Rule().Source, -1) {
+		written, name := m[1]+m[3], m[2]+m[4]
+		canonical := tools.Hermes(name)
+		if canonical == name {
+			if _, renamed, ok := agents.NativeTool(name); ok {
+				canonical = tools.Hermes(renamed)
+			}
+		}
+		if canonical == name {
+			continue // a Hermes name, or one no table knows
+		}
+		return written + ` compares tool with a name it never has: tool is the Hermes name of every agent's tool, so ` + name +
+			` is tool == "` + canonical + `" (tool_name is the name the host sent)`
+	}
 	return ""
 }
