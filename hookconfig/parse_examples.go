@@ -37,6 +37,10 @@ const (
 
 var expects = []Expect{ExpectBlock, ExpectAsk, ExpectAllow, ExpectNone, ExpectRewrite, ExpectContext}
 
+// denyIsBlock follows a refused decision or expect of "deny": Claude
+// Code's word for a refusal, which no did-you-mean finds near block.
+const denyIsBlock = " (Claude Code's deny is block here)"
+
 // Bounds on examples: they are read from files a repository controls,
 // and each one runs a process.
 const (
@@ -225,6 +229,9 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 	if ex.Expect = Expect(strings.ToLower(exp)); !isExpect(ex.Expect) {
 		ex.Expect = ""
 		ex.Invalid = ".expect must be one of " + expectList() + "; got " + strconv.Quote(textutil.Truncate(exp, 40))
+		if strings.EqualFold(exp, "deny") {
+			ex.Invalid += denyIsBlock
+		}
 	} else if what := impossibleExpect(ex.Expect, e.Event); what != "" {
 		ex.Invalid = ".expect: " + string(ex.Expect) + " is not possible on " + e.DeclaredAs + " (its hooks cannot " + what +
 			"): the example can never pass, whatever the hook does"

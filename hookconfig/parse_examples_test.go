@@ -35,8 +35,8 @@ func TestParseExamples(t *testing.T) {
 		{name: "not a tool event", event: "pre_llm_call", yaml: []string{`examples: [{tool: terminal, expect: none}]`},
 			warning: "examples are supported on tool events only"},
 		{name: "unknown expect", event: "pre_tool_call", yaml: []string{`examples: [{tool: terminal, expect: deny}]`},
-			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Invalid: `.expect must be one of block, ask, allow, none, rewrite, context; got "deny"`}},
-			warning: `hooks.pre_tool_call[0].examples[0].expect must be one of block, ask, allow, none, rewrite, context; got "deny"`},
+			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Invalid: `.expect must be one of block, ask, allow, none, rewrite, context; got "deny" (Claude Code's deny is block here)`}},
+			warning: `hooks.pre_tool_call[0].examples[0].expect must be one of block, ask, allow, none, rewrite, context; got "deny" (Claude Code's deny is block here)`},
 		// A missing tool is said to be missing, with when it may be left
 		// out: a newcomer whose matcher was misspelt (matchr) read "must be
 		// the tool name" about a key they never wrote.

@@ -90,6 +90,8 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 		msg := ".decision must be block, ask or context; got " + pyyaml.Repr(dn)
 		if near := suggest.ClosestCutoff(spec.Decision, []string{RuleBlock, RuleAsk, RuleContext}, 0.6); near != "" && dn.Kind == yaml.ScalarNode {
 			msg += " (did you mean '" + near + "'?)"
+		} else if spec.Decision == "deny" {
+			msg += denyIsBlock
 		}
 		return fail(dn, msg)
 	}

@@ -50,6 +50,8 @@ func TestParseRuleEntryErrors(t *testing.T) {
 		{"- rule: 'true'\n      opa: http://x\n      decision: block\n      message: m", 4, "rule: and opa:"},
 		{"- rule: 'true'\n      worker: true\n      decision: block\n      message: m", 4, "rule: and worker:"},
 		{"- rule: 'true'\n      decision: blok\n      message: m", 4, "decision must be block, ask or context"},
+		// Claude Code's word for a refusal: no did-you-mean is near it.
+		{"- rule: 'true'\n      decision: deny\n      message: m", 4, "decision must be block, ask or context; got 'deny' (Claude Code's deny is block here)"},
 		{"- rule: 'true'\n      message: m", 3, "needs decision"},
 		{"- rule: 'true'\n      decision: block", 3, ".message must be a non-empty string"},
 		{"- rule: ''\n      decision: block\n      message: m", 3, ".rule must be a non-empty string"},
