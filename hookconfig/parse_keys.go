@@ -45,7 +45,12 @@ func (cfg *Config) unknownKey(k *yaml.Node, path string, known []string, cutoff 
 		return
 	}
 	msg := "unknown key '" + k.Value + "' is ignored"
-	if near != "" {
+	switch {
+	case path != "" && k.Value == "rules":
+		// Beside an entry's rule: the did-you-mean said rule, and
+		// rule: [FILE] is no expression.
+		msg += ": rules: [FILE] is a top-level key: move it out of hooks: to the left margin, beside hooks:"
+	case near != "":
 		msg += " — did you mean '" + near + "'?"
 	}
 	key := k.Value
