@@ -8,11 +8,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/internal/rule"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -277,6 +279,24 @@ func ruleAt(e *hookconfig.Entry) string {
 		return ""
 	}
 	return " (" + e.Source + ":" + strconv.Itoa(r.Line) + ")"
+}
+
+// shownHook is how a reply's messages (a fail_closed refusal, an
+// ambiguous reply) name e: its text as consent.ShownCommand shows it, and a
+// rule's id, the name log, replay and export give it; a rule without one
+// its place when its text is cut there (a ready-made rule's pattern runs
+// to hundreds of characters, whose start does not say which rule of which
+// file refused).
+func shownHook(e *hookconfig.Entry) string {
+	shown := consent.ShownCommand(e.Text())
+	switch r := e.Rule(); {
+	case r == nil:
+	case r.ID != "":
+		shown += " (" + r.ID + ")" // letters, digits and ._-/: only
+	case shown != e.Text():
+		shown += termsafe.Escape(ruleAt(e))
+	}
+	return shown
 }
 
 // callingAgent is the agent a dispatch was made for (CalledBy's first
