@@ -311,6 +311,9 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, allow
 		if msg == "" {
 			msg = toolNameWarning(e, cfg.Tools)
 		}
+		if msg == "" {
+			msg = toolWarning(e, cfg.Tools)
+		}
 		if msg != "" {
 			out = append(out, Problem{File: e.Source, Line: r.Line, Key: entryKey(e) + ".rule", Level: LevelWarning,
 				Message: where + ": " + msg})

@@ -236,7 +236,7 @@ func toolNameWarning(e *hookconfig.Entry, tools *protocol.ToolTable) string {
 		return `tool_name == "` + name + `" judges only the calls of a host that names the tool ` + name +
 			` (Hermes says ` + hermes + `, Claude Code ` + claudeName + `): tool is the same name for every agent, tool == "` + hermes + `"`
 	}
-	return toolWarning(e, tools)
+	return ""
 }
 
 // toolCompared finds a rule's tool (not tool_name, not args.tool)
