@@ -26,7 +26,9 @@ import (
 // a file while HERMES_HOME is set (without it, HOME is a control that
 // hookRepoEnv refuses), is replaced by the account's (movedHome). The
 // hooks' environment is then a.hookEnv (dispatchOnce, runAsyncChild); a
-// warning names the file. home is userHome(agent).
+// warning names the file. A proxy or resolver setting among them
+// (repoenv.Routes) is unset in this process too, whose own posts read it.
+// home is userHome(agent).
 func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents.Call, hostCwd string, home func() string) {
 	if !agent.TakesRepoEnv() {
 		return
