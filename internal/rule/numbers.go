@@ -139,7 +139,8 @@ func sumOf(params ...any) (any, error) {
 	var acc any = 0
 	for i := 0; i < v.Len(); i++ {
 		x := v.Index(i).Interface()
-		if a, b, ok := ints([]any{acc, x}); ok {
+		a, aInt := acc.(int)
+		if b, bInt := x.(int); aInt && bInt {
 			acc = addInts(a, b)
 			continue
 		}
