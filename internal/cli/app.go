@@ -17,10 +17,12 @@ import (
 	"os"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/hermeshome"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -106,11 +108,27 @@ func (a *App) LoadConfig() (*hookconfig.Config, error) {
 	}
 	switch {
 	case problems == 1:
-		fmt.Fprintf(a.Err, "hermes-hooks: hint: 1 config problem: hermes-hooks validate shows it with its file and line\n")
+		fmt.Fprintf(a.Err, "hermes-hooks: hint: 1 config problem: %s shows it with its file and line\n", a.validateCommand())
 	case problems > 1:
-		fmt.Fprintf(a.Err, "hermes-hooks: hint: %d config problems: hermes-hooks validate shows each with its file and line\n", problems)
+		fmt.Fprintf(a.Err, "hermes-hooks: hint: %d config problems: %s shows each with its file and line\n", problems, a.validateCommand())
 	}
 	return cfg, nil
+}
+
+// validateCommand is the validate command line that reads what this
+// command read: without the --config and agent file flags it was given,
+// validate would check $HERMES_HOME's config and say all is well.
+func (a *App) validateCommand() string {
+	line := "hermes-hooks validate"
+	if a.ConfigPath != "" {
+		line += " --config " + shquote.IfNeeded(a.ConfigPath)
+	}
+	for _, ag := range agents.All() {
+		for _, f := range a.AgentFiles[ag.Name] {
+			line += " --" + ag.Source.Flag + " " + shquote.IfNeeded(f)
+		}
+	}
+	return line
 }
 
 // LoadConfigQuiet is LoadConfig without printing the warnings: the caller
