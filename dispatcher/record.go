@@ -2,7 +2,6 @@ package dispatcher
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
@@ -117,41 +116,5 @@ func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.
 }
 
 // shadowOut takes a shadow hook's contribution out of the fold, keeping in
-// the report what it would have asked for.
-func shadowOut(rep *protocol.HookReport) {
-	rep.Shadow = true
-	if rep.Contribution != nil {
-		rep.Would = would(rep.Contribution)
-		rep.Contribution = nil
-	}
-}
-
-// would describes a contribution in a few words, as a shadow hook's report
-// and the journal show it: its decision and message ("block: no rm -rf"),
-// else what it asked for ("context, stop"); "" for nothing.
-func would(c *protocol.Contribution) string {
-	if c == nil {
-		return ""
-	}
-	if c.Decision != "" && c.Decision != protocol.DecisionNone {
-		if c.Message != "" {
-			return string(c.Decision) + ": " + c.Message
-		}
-		return string(c.Decision)
-	}
-	var parts []string
-	for _, p := range []struct {
-		set  bool
-		name string
-	}{
-		{c.Args != nil, "args"}, {c.Context != "", "context"}, {c.Stop, "stop"},
-		{c.SystemMessage != "", "system_message"}, {c.Result != nil, "result"},
-		{c.InjectSystem != "" || c.InjectUser != "", "inject"}, {c.Metadata != nil, "metadata"},
-		{c.State != nil, "state"}, {c.Env != nil, "env"},
-	} {
-		if p.set {
-			parts = append(parts, p.name)
-		}
-	}
-	return strings.Join(parts, ", ")
-}
+// the report what it would have asked for (HookReport.Shadowed).
+func shadowOut(rep *protocol.HookReport) { rep.Shadowed() }

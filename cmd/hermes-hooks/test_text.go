@@ -119,13 +119,14 @@ func failedRuns(runs []trialRun) int {
 
 // foldTrial returns the reports the verdict folds. A shadow hook's reply is
 // shown in its run above, but dispatch folds nothing of it (it is recorded
-// as what it would have done), so neither does the verdict.
+// as what it would have done), so neither does the verdict: its report in
+// the outcome says what it would have done ("would"), as dispatch's does.
 func foldTrial(runs []trialRun) []protocol.HookReport {
 	out := make([]protocol.HookReport, len(runs))
 	for i := range runs {
 		out[i] = runs[i].Report
 		if out[i].Shadow {
-			out[i].Contribution = nil
+			out[i].Shadowed()
 		}
 	}
 	return out
