@@ -39,6 +39,20 @@ type ExampleResult struct {
 	// Got is what the hook's outcome was ("block: …", "none", "the hook
 	// failed: …").
 	Got string `json:"got"`
+	// Would is, for an entry in mode: shadow, what it would have decided
+	// ("block: …"; "" for nothing): Got is what the agent gets, nothing,
+	// so a script can tell an example that fails only because the entry
+	// is still in shadow mode.
+	Would string `json:"would,omitempty"`
+}
+
+// shadowWould is what the hook of an example's outcome would have decided
+// in mode: shadow ("" for another mode, or nothing).
+func shadowWould(o *protocol.Outcome) string {
+	if len(o.Hooks) == 0 || !o.Hooks[0].Shadow {
+		return ""
+	}
+	return o.Hooks[0].Would
 }
 
 // HookExamples is one hook's examples and what running them gave.
@@ -123,7 +137,7 @@ func (x ExampleRunner) Run(ctx context.Context, st *HookStatus) HookExamples {
 			continue
 		}
 		passed, got := checkExample(ex, &o)
-		h.Results = append(h.Results, ExampleResult{Example: ex, Passed: passed, Got: got})
+		h.Results = append(h.Results, ExampleResult{Example: ex, Passed: passed, Got: got, Would: shadowWould(&o)})
 	}
 	return h
 }
@@ -288,8 +302,13 @@ func ExamplesJSON(hooks []HookExamples, requireAll bool) any {
 		ExampleResult
 	}
 	type hookJSON struct {
-		Event    string        `json:"event"`
-		Command  string        `json:"command"`
+		Event   string `json:"event"`
+		Command string `json:"command"`
+		// ID is a rule's id: (what the journal and log name it by).
+		ID string `json:"id,omitempty"`
+		// Shadow: the entry is in mode: shadow, so an example judged
+		// by what the agent gets (nothing) fails until it decides.
+		Shadow   bool          `json:"shadow,omitempty"`
 		Source   string        `json:"source"`
 		Approved bool          `json:"approved"`
 		NotRun   string        `json:"not_run,omitempty"`
@@ -300,7 +319,10 @@ func ExamplesJSON(hooks []HookExamples, requireAll bool) any {
 	for i := range hooks {
 		h := &hooks[i]
 		e := h.Status.Entry
-		j := hookJSON{Event: e.DeclaredAs, Command: e.Text(), Source: e.Source, Approved: h.Status.Approved, NotRun: h.NotRun, Examples: []exampleJSON{}}
+		j := hookJSON{Event: e.DeclaredAs, Command: e.Text(), Shadow: e.Shadow, Source: e.Source, Approved: h.Status.Approved, NotRun: h.NotRun, Examples: []exampleJSON{}}
+		if r := e.Rule(); r != nil {
+			j.ID = r.ID
+		}
 		for _, r := range h.Results {
 			j.Examples = append(j.Examples, exampleJSON{Name: r.Example.Label(), Key: r.Example.Key, Tool: r.Example.Tool, Expect: string(r.Example.Expect), Line: r.Example.Line, ExampleResult: r})
 		}

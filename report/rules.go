@@ -130,7 +130,7 @@ func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExa
 		if !passed {
 			got += commandsNote(e, ex)
 		}
-		h.Results = append(h.Results, ExampleResult{Example: ex, Passed: passed, Got: got})
+		h.Results = append(h.Results, ExampleResult{Example: ex, Passed: passed, Got: got, Would: shadowWould(&o)})
 	}
 	return h
 }

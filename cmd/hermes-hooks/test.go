@@ -75,6 +75,7 @@ pass.`,
   # in a repository you cloned: its hooks are shown, not run, until approved
   hermes-hooks test pre_tool_call --for-tool terminal --run-unapproved
   hermes-hooks test --examples
+  hermes-hooks test --examples --json | jq '.hooks[] | select(.shadow) | {id, examples: [.examples[] | {name, would}]}'
   # in CI: fail when an example fails or any hook's examples did not run
   hermes-hooks test --examples --require-all`,
 		Args: func(cmd *cobra.Command, args []string) error {
