@@ -159,9 +159,19 @@ type ReplayReport struct {
 	// difference" there is not "the same decision", and a candidate rule
 	// with a misspelt key would otherwise read as harmless. FirstFailure
 	// is the first such hook and its error.
-	Failed       int          `json:"failed"`
-	FirstFailure string       `json:"first_failure,omitempty"`
-	Differences  []Difference `json:"differences"`
+	Failed       int    `json:"failed"`
+	FirstFailure string `json:"first_failure,omitempty"`
+	// ShadowEntries counts the entries of the config replayed that are in
+	// mode: shadow (the caller's count: it has the config). They decide
+	// nothing, so what they would decide is no difference: ShadowWould
+	// counts the replayed records on which one of them would have decided
+	// (block, ask or allow), FirstShadowWould names the first and what
+	// it would have decided, so that "0 decisions differ" does not read
+	// as "the rule I am trying would change nothing".
+	ShadowEntries    int          `json:"shadow_entries,omitempty"`
+	ShadowWould      int          `json:"shadow_would,omitempty"`
+	FirstShadowWould string       `json:"-"`
+	Differences      []Difference `json:"differences"`
 }
 
 // payloadOnly reads a record's payload as the bytes it was written as.
@@ -246,6 +256,7 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 		}
 		rep.Replayed++
 		rep.noteFailure(&o, opts.Names.fired())
+		rep.noteShadow(&o, opts.Names.fired())
 		if d, differs := compare(e, &o, opts.Names.fired()); differs {
 			rep.Differences = append(rep.Differences, d)
 		}
@@ -269,6 +280,29 @@ func (rep *ReplayReport) noteFailure(o *protocol.Outcome, rules []string) {
 			}
 			return
 		}
+	}
+}
+
+// noteShadow counts o when a hook of it in mode: shadow would have
+// decided (its Would holds a decision), keeping the first, named as Side
+// names a hook, with what it would have done.
+func (rep *ReplayReport) noteShadow(o *protocol.Outcome, rules []string) {
+	for i := range o.Hooks {
+		h := &o.Hooks[i]
+		verdict, _, _ := strings.Cut(h.Would, ":")
+		switch protocol.Decision(verdict) {
+		case protocol.DecisionBlock, protocol.DecisionAsk, protocol.DecisionAllow:
+		default:
+			continue
+		}
+		if !h.Shadow {
+			continue
+		}
+		rep.ShadowWould++
+		if rep.FirstShadowWould == "" {
+			rep.FirstShadowWould = hookName(h.Command, h.Source, ruleOf(rules, i)) + ": " + h.Would
+		}
+		return
 	}
 }
 

@@ -42,7 +42,10 @@ decided each (now: …, recorded: …; a rule as log names it: with its id:,
 or a long one without an id by its start and file:line). A note says on how many replayed events
 a hook failed (a rule's error, a script that did not answer): a failed hook
 decides nothing unless fail_closed, so those events did not test it (--json:
-"failed", "first_failure").
+"failed", "first_failure"). An entry in mode: shadow decides nothing here
+either: a note says how many there are and on how many replayed events one
+would have decided (--json: "shadow_entries", "shadow_would"); replay a
+copy without mode: shadow to see those decisions as differences.
 
 Only records written with journal: {include_payload: true} hold the event's
 fields; the others are counted as not replayable. The journal holds only
@@ -156,6 +159,11 @@ func runReplay(a *app, o replayOptions) error {
 			return errors.New("replay interrupted")
 		}
 		return fmt.Errorf("replay: %w", err)
+	}
+	for _, e := range cfg.Entries {
+		if e.Shadow {
+			rep.ShadowEntries++
+		}
 	}
 	out := bufio.NewWriter(a.Out)
 	defer out.Flush()

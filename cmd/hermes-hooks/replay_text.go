@@ -26,6 +26,9 @@ func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload, omitted int)
 		fmt.Fprintf(w, "note: a hook failed on %s (the first: %s); a failed hook decides nothing unless fail_closed, so those events did not test it ('hermes-hooks validate' checks a config's rules)\n",
 			report.Count(rep.Failed, "replayed event", "replayed events"), showCut(rep.FirstFailure))
 	}
+	if rep.ShadowEntries > 0 || rep.ShadowWould > 0 {
+		fmt.Fprintln(w, shadowNote(rep))
+	}
 	if rep.Elsewhere > 0 {
 		fmt.Fprintf(w, "note: %d of the records were decided outside this directory and were not replayed: replay fires a record only where it was decided; run it there (or pass --any-cwd)\n", rep.Elsewhere)
 	}
@@ -84,4 +87,20 @@ func replaySide(s *journal.Side) string {
 		out += fmt.Sprintf(" %q", showCut(s.Message))
 	}
 	return out
+}
+
+// shadowNote says that the config's entries in mode: shadow decided
+// nothing in the replay, and on how many replayed events one would have.
+func shadowNote(rep *journal.ReplayReport) string {
+	n := max(rep.ShadowEntries, 1)
+	msg := "note: " + report.Count(n, "entry of the config replayed is", "entries of the config replayed are") + " in mode: shadow and decides nothing here"
+	if rep.ShadowWould == 0 {
+		return msg + "; none would have decided on a replayed event"
+	}
+	who := "they"
+	if n == 1 {
+		who = "it"
+	}
+	return msg + fmt.Sprintf("; %s would have decided on %s (%s): replay a copy without mode: shadow (--config) to see those as differences",
+		who, report.Count(rep.ShadowWould, "replayed event", "replayed events"), showCut(rep.FirstShadowWould))
 }
