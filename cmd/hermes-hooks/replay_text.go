@@ -93,7 +93,8 @@ func replaySide(s *journal.Side) string {
 // nothing in the replay, and on how many replayed events one would have.
 func shadowNote(rep *journal.ReplayReport) string {
 	n := max(rep.ShadowEntries, 1)
-	msg := "note: " + report.Count(n, "entry of the config replayed is", "entries of the config replayed are") + " in mode: shadow and decides nothing here"
+	msg := "note: " + report.Count(n, "entry of the config replayed is in mode: shadow and decides",
+		"entries of the config replayed are in mode: shadow and decide") + " nothing here"
 	if rep.ShadowWould == 0 {
 		return msg + "; none would have decided on a replayed event"
 	}
