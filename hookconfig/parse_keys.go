@@ -50,6 +50,10 @@ func (cfg *Config) unknownKey(k *yaml.Node, path string, known []string, cutoff 
 		// Beside an entry's rule: the did-you-mean said rule, and
 		// rule: [FILE] is no expression.
 		msg += ": rules: [FILE] is a top-level key: move it out of hooks: to the left margin, beside hooks:"
+	case slices.Contains(known, "mode") && (k.Value == "shadow" || k.Value == "shadow_mode"):
+		// A guess at shadow mode: the did-you-mean found nothing, and
+		// the entry it sits on decides real calls meanwhile.
+		msg += ": shadow mode is written mode: shadow; until then the entry decides"
 	case near != "":
 		msg += " — did you mean '" + near + "'?"
 	}
