@@ -2,6 +2,7 @@ package journal
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -84,7 +85,8 @@ func (f *Filter) Keep(e *Entry) bool {
 }
 
 // ParseWhen reads an RFC 3339 time or a duration back from now ("" is
-// the zero time).
+// the zero time): Go's (90m, 1h), with whole days in front (7d, 1d12h),
+// the unit a rule is watched in shadow mode for.
 func ParseWhen(s string, now time.Time) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
@@ -92,12 +94,37 @@ func ParseWhen(s string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
-	d, err := time.ParseDuration(s)
+	d, err := parseBack(s)
 	if err != nil || d < 0 {
 		return time.Time{}, &FilterError{Msg: fmt.Sprintf("cannot read the time %q", s),
-			Hint: "write an RFC 3339 time (2025-01-31T12:00:00Z) or a duration back from now (90m, 1h)"}
+			Hint: "write an RFC 3339 time (2025-01-31T12:00:00Z) or a duration back from now (90m, 1h, 7d)"}
 	}
 	return now.Add(-d), nil
+}
+
+// maxDays bounds a duration's days so that it stays a time.Duration.
+const maxDays = 100000
+
+// parseBack reads a duration: time.ParseDuration's, after whole days
+// ("7d", "1d12h"; a sign or fraction of days is refused).
+func parseBack(s string) (time.Duration, error) {
+	days, rest, ok := strings.Cut(s, "d")
+	if !ok || days == "" || strings.Trim(days, "0123456789") != "" {
+		return time.ParseDuration(s)
+	}
+	n, err := strconv.Atoi(days)
+	if err != nil || n > maxDays {
+		return 0, fmt.Errorf("days %q out of range", days)
+	}
+	d := time.Duration(n) * 24 * time.Hour
+	if rest == "" {
+		return d, nil
+	}
+	r, err := time.ParseDuration(rest)
+	if err != nil || r < 0 || strings.HasPrefix(rest, "+") {
+		return 0, fmt.Errorf("cannot read %q after the days", rest)
+	}
+	return d + r, nil
 }
 
 // The values of --event and --decision. A value the journal never holds

@@ -106,3 +106,30 @@ func FuzzFilterValues(f *testing.F) {
 		}
 	})
 }
+
+// TestParseWhenDays: --since and --until take days ("7d", "1d12h"), the
+// unit a rule is watched in shadow mode for; "7d" was "cannot read the
+// time", and a team lead had to work out 168h.
+func TestParseWhenDays(t *testing.T) {
+	now := time.Date(2025, 1, 31, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		in   string
+		back time.Duration
+	}{
+		{"7d", 7 * 24 * time.Hour},
+		{"1d12h", 36 * time.Hour},
+		{"1d30m", 24*time.Hour + 30*time.Minute},
+		{"0d", 0},
+		{"24h", 24 * time.Hour},
+	} {
+		got, err := ParseWhen(c.in, now)
+		if err != nil || !got.Equal(now.Add(-c.back)) {
+			t.Errorf("ParseWhen(%q) = %v, %v; want %v", c.in, got, err, now.Add(-c.back))
+		}
+	}
+	for _, in := range []string{"d", "-1d", "1.5d", "1dd", "yesterday", "1d-2h", "99999999999d"} {
+		if _, err := ParseWhen(in, now); err == nil {
+			t.Errorf("ParseWhen(%q): no error", in)
+		}
+	}
+}

@@ -40,7 +40,7 @@ func newLogCmd(a *app) *cobra.Command {
 config's journal: block says otherwise, or --journal names another): one line
 per dispatch that ran a hook, oldest first, across rotated files. Filters
 combine. --since and --until take RFC 3339 times or durations back from now
-(1h, 30m); --event takes any event name (PreToolUse too); --decision none,
+(1h, 30m, 7d); --event takes any event name (PreToolUse too); --decision none,
 allow, ask or block (deny and approve too). -f keeps following the journal
 until interrupted. Both say on stderr where the hash chain is broken (-f for
 each break it reads, at most ten). -n N shows the newest N records that pass
@@ -60,7 +60,7 @@ the filters (with -f, the newest N already there, then each new one).
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.since, "since", "", "only records at or after this time (RFC 3339, or a duration back from now: 1h)")
+	f.StringVar(&o.since, "since", "", "only records at or after this time (RFC 3339, or a duration back from now: 1h, 7d)")
 	f.StringVar(&o.until, "until", "", "only records before this time (RFC 3339, or a duration back from now)")
 	f.StringVar(&o.event, "event", "", "only this event (any name test accepts: pre_tool_call, PreToolUse, …)")
 	f.StringVar(&o.decision, "decision", "", "only this outcome decision: block, allow, ask or none (deny and approve are accepted too)")

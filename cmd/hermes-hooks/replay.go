@@ -84,7 +84,7 @@ none holding a payload: it says which).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.journal, "journal", "", "the journal file (default: from the config)")
-	f.StringVar(&o.since, "since", "", "only records at or after this time (RFC 3339, or a duration back from now: 1h)")
+	f.StringVar(&o.since, "since", "", "only records at or after this time (RFC 3339, or a duration back from now: 1h, 7d)")
 	f.StringVar(&o.until, "until", "", "only records before this time (RFC 3339, or a duration back from now)")
 	f.StringVar(&o.event, "event", "", "only this event (any name test accepts: pre_tool_call, PreToolUse, …)")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
