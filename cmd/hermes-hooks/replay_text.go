@@ -26,7 +26,7 @@ func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload, omitted int)
 		fmt.Fprintf(w, "note: a hook failed on %s (the first: %s); a failed hook decides nothing unless fail_closed, so those events did not test it ('hermes-hooks validate' checks a config's rules)\n",
 			report.Count(rep.Failed, "replayed event", "replayed events"), showCut(rep.FirstFailure))
 	}
-	if rep.ShadowEntries > 0 || rep.ShadowWould > 0 {
+	if rep.Replayed > 0 && (rep.ShadowEntries > 0 || rep.ShadowWould > 0) {
 		fmt.Fprintln(w, shadowNote(rep))
 	}
 	if rep.Elsewhere > 0 {
