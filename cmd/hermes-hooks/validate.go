@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -41,7 +43,9 @@ misspelt fail_closed turns a guard's protection off); warnings are things
 that still mean what they say, only less (a timeout clamped to the maximum).
 
 --json: {problems, errors, warnings, valid, files}; files is how many config
-files were read (0: there was nothing to check).
+files were read (0: there was nothing to check; a config that does not
+load counts the files read before it stopped, those its problems are in at
+least).
 
 Exit status: 1 when there is an error, 0 otherwise (warnings included).`,
 		Example: `  hermes-hooks validate
@@ -69,6 +73,30 @@ func (a *app) allowlistQuiet() *consent.File {
 	return allow
 }
 
+// unloadedFiles is how many config files validate read of a config that
+// does not load (err): those its problems are in, or, when more, those of
+// what did load (the config and the rule files read before the error).
+// Not 0, "nothing to check", for a file that was read and is broken.
+func unloadedFiles(err error, problems []report.Problem) int {
+	seen := map[string]bool{}
+	for _, p := range problems {
+		if p.File != "" {
+			seen[p.File] = true
+		}
+	}
+	n := len(seen)
+	var ce *hookconfig.ConfigError
+	if errors.As(err, &ce) && ce.Partial != nil {
+		cfg := ce.Partial
+		read := len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
+		if cfg.Path != "" {
+			read++
+		}
+		n = max(n, read)
+	}
+	return n
+}
+
 func runValidate(a *app, o validateOptions) error {
 	var problems []report.Problem
 	var managed *report.ManagedInfo
@@ -83,6 +111,7 @@ func runValidate(a *app, o validateOptions) error {
 		cfg, err := a.LoadConfigQuiet()
 		if err != nil {
 			problems = append(problems, report.LoadProblems(err, cli.Cwd())...)
+			files = unloadedFiles(err, problems)
 		} else {
 			problems = report.Validate(cfg, cli.Cwd(), a.allowlistQuiet())
 			files = len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
