@@ -195,10 +195,19 @@ func startProblems(cfg *hookconfig.Config, cwd string, lines lineFinder) []Probl
 func LoadProblem(err error) Problem {
 	var ce *hookconfig.ConfigError
 	if errors.As(err, &ce) {
-		return Problem{File: ce.Path, Line: ce.Line, Column: ce.Column, Level: LevelError, Message: ce.Err.Error()}
+		msg := ce.Err.Error()
+		return Problem{File: ce.Path, Line: ce.Line, Column: ce.Column, Key: strings.TrimRight(loadErrorKey().FindString(msg), ":"), Level: LevelError, Message: msg}
 	}
 	return Problem{Level: LevelError, Message: err.Error()}
 }
+
+// loadErrorKey finds the key path a load error's message starts with
+// ("hooks.pre_tool_call[0].decision must be …"), for Problem.Key as the
+// other problems have it: dotted names and indexes, an event's name as
+// written (pre_tool_call:terminal), at least one dot or index.
+var loadErrorKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z_]+(\.[^\s.\[\]]+|\[[0-9]+\])+`)
+})
 
 // LoadProblems are LoadProblem, the further problems the load found
 // (ConfigError.More), the failed file's warnings, and the rule problems
