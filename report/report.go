@@ -291,7 +291,9 @@ type HookInfo struct {
 	Dialect    string  `json:"dialect"`
 	FailClosed bool    `json:"fail_closed"`
 	Priority   int     `json:"priority"`
-	Duplicate  bool    `json:"duplicate,omitempty"`
+	// Shadow: mode: shadow, run and recorded without deciding.
+	Shadow    bool `json:"shadow,omitempty"`
+	Duplicate bool `json:"duplicate,omitempty"`
 	// Managed: the managed layer's, approved by being in its file.
 	Managed  bool     `json:"managed,omitempty"`
 	Source   string   `json:"source"`
@@ -331,7 +333,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Text(), Matcher: e.Matcher,
 		Timeout: TimeoutSeconds(e), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Duplicate: e.Duplicate, Managed: e.Scope.Managed, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
+		Priority: e.Priority, Shadow: e.Shadow, Duplicate: e.Duplicate, Managed: e.Scope.Managed, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, ApprovedElsewhere: st.Elsewhere, Runs: st.Runs(),
 		Rule: ruleInfo(st),
 	}
