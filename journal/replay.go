@@ -139,20 +139,20 @@ type ReplayReport struct {
 	Differ        int `json:"differ"`
 	// Elsewhere counts the records of NotReplayable whose directory is
 	// outside ReplayOptions.Root.
-	Elsewhere int `json:"elsewhere,omitempty"`
+	Elsewhere int `json:"elsewhere"`
 	// Unreadable counts the records of NotReplayable that are links of
 	// the chain but no Entry (ScanUnread), selected as far as they
 	// decoded.
-	Unreadable int `json:"unreadable,omitempty"`
+	Unreadable int `json:"unreadable"`
 	// NoPayload counts the records of NotReplayable written without their
 	// payload (the caller's count: it selects the records), as the text
 	// report's note says.
-	NoPayload int `json:"no_payload,omitempty"`
+	NoPayload int `json:"no_payload"`
 	// PayloadOmitted counts the records of NoPayload that were written
 	// with include_payload, their payload left out for its size
 	// (Entry.PayloadOmitted): setting include_payload, which replay
 	// advises for the others, would not have kept it.
-	PayloadOmitted int `json:"payload_omitted,omitempty"`
+	PayloadOmitted int `json:"payload_omitted"`
 	// Failed counts the replayed records on which a hook of the config
 	// replayed failed (a rule's error, a script that would not start or
 	// answer): a failed hook decides nothing unless fail_closed, so "no
