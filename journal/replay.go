@@ -168,8 +168,8 @@ type ReplayReport struct {
 	// (block, ask or allow), FirstShadowWould names the first and what
 	// it would have decided, so that "0 decisions differ" does not read
 	// as "the rule I am trying would change nothing".
-	ShadowEntries    int          `json:"shadow_entries,omitempty"`
-	ShadowWould      int          `json:"shadow_would,omitempty"`
+	ShadowEntries    int          `json:"shadow_entries"`
+	ShadowWould      int          `json:"shadow_would"`
 	FirstShadowWould string       `json:"-"`
 	Differences      []Difference `json:"differences"`
 }
