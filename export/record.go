@@ -45,6 +45,9 @@ type hook struct {
 	// TimedOut: a command killed at its timeout, a rule past its time
 	// bound (the journal's timed_out).
 	TimedOut bool `json:"timed_out"`
+	// Would is what a hook in mode: shadow would have decided (the
+	// journal's would): its decision is always none.
+	Would string `json:"would"`
 }
 
 // item is one journal line queued for export, read once.
@@ -131,13 +134,20 @@ func (r *record) attributes() []attr {
 		// One per hook, as the lists beside it: which guard timed out is
 		// asked of a fail-open one too, which never decides.
 		late := make([]bool, len(r.Hooks))
+		// What a shadow hook would have decided, "" for the others: a
+		// rule tried in mode: shadow is watched on a dashboard too.
+		would, shadow := make([]string, len(r.Hooks)), false
 		for i, h := range r.Hooks {
 			cmds[i], sums[i] = cutText(h.Command, maxAttr), cutText(h.SHA256, maxAttr)
 			late[i] = h.TimedOut
+			would[i], shadow = cutText(h.Would, maxAttr), shadow || h.Would != ""
 		}
 		a = append(a, attr{key: "hermes_hooks.hooks.command", kind: 'l', l: cmds},
 			attr{key: "hermes_hooks.hooks.sha256", kind: 'l', l: sums},
 			attr{key: "hermes_hooks.hooks.timed_out", kind: 'B', bl: late})
+		if shadow {
+			a = append(a, attr{key: "hermes_hooks.hooks.would", kind: 'l', l: would})
+		}
 	}
 	return a
 }
