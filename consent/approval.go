@@ -184,7 +184,7 @@ func compareSpec(e Entry, t *cmdpin.Target) (Drift, bool) {
 		d.Why = "what runs it changed since approval: it was approved to run through PowerShell, and is not run by it now"
 	case strings.HasPrefix(t.Spec, ruleSpecPrefix):
 		// A rule (dispatcher's ruleSpec): its whole text is what it does.
-		d.Why = "the rule changed since approval: its expression, decision, message, id or shadow mode differ from the approved ones"
+		d.Why = "the rule changed since approval: " + ruleChange(t.Spec, e.SpecSHA256)
 	case strings.HasPrefix(t.Spec, envSpecMarker) || strings.Contains(t.Spec, "\n"+envSpecMarker):
 		// A command whose hook file sets variables for it (Gemini CLI's
 		// env): they change what it does, a guard switched off.
@@ -199,6 +199,25 @@ func compareSpec(e Entry, t *cmdpin.Target) (Drift, bool) {
 		d.Why = "what it sends changed since approval: its URL, headers or allowedEnvVars differ from the approved ones"
 	}
 	return d, true
+}
+
+// shadowSpecSuffix ends the Spec of a rule in mode: shadow (the
+// dispatcher's ruleSpec): the one change of a rule its approval's digest
+// can tell apart, since it is the change a rollout makes.
+const shadowSpecSuffix = "\nmode \"shadow\""
+
+// ruleChange words what changed of a rule whose Spec is spec since it was
+// approved with the digest was: its mode alone (approved in mode: shadow,
+// to record only, and now deciding, or the other way), else any of what
+// its Spec holds.
+func ruleChange(spec, was string) string {
+	switch {
+	case strings.EqualFold(specDigest(spec+shadowSpecSuffix), was):
+		return "it was approved in mode: shadow, to record only, and now decides"
+	case strings.HasSuffix(spec, shadowSpecSuffix) && strings.EqualFold(specDigest(strings.TrimSuffix(spec, shadowSpecSuffix)), was):
+		return "it was approved to decide, and is now in mode: shadow"
+	}
+	return "its expression, decision, message, id or shadow mode differ from the approved ones"
 }
 
 // specWhat words what an approval whose Spec digest is was approved the
