@@ -161,3 +161,17 @@ func logHookHint(e *hookconfig.Entry) string {
 	}
 	return "'hermes-hooks log --hook' with its text shows them"
 }
+
+// shadowText is doctor's note on an entry in mode: shadow: it decides
+// nothing (a fail_closed guard refuses nothing), how to watch what it
+// would decide (log --hook with the name the journal gives it: a rule's
+// id, else its file and line; any other hook's command) and how to
+// enforce it.
+func shadowText(e *hookconfig.Entry) string {
+	name := e.Text()
+	if r := e.Rule(); r != nil {
+		name = r.Identity(e.Source)
+	}
+	return "mode: shadow: it decides nothing; what it would decide goes to the journal (hermes-hooks log --hook " +
+		shquote.IfNeeded(name) + "); drop mode: shadow to enforce it"
+}

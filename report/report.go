@@ -248,6 +248,9 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		if by := RunByText(e); by != "" {
 			r.add(CheckInfo, by)
 		}
+		if e.Shadow {
+			r.add(CheckInfo, shadowText(e))
+		}
 		if st.Approved && !st.NoApproval && !e.Scope.Managed && !e.Unreadable() {
 			switch st.Drift.Kind {
 			case consent.DriftMtime:
