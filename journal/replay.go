@@ -88,6 +88,14 @@ type Side struct {
 	// without an id by its start and place, as log does, not by its whole
 	// text.
 	Rules []string `json:"-"`
+	// Would is, on the recorded side, what each hook of the record in
+	// mode: shadow would have decided ("team/x: block: …", named as Hooks
+	// names a hook): a candidate that enforces the rule tried in shadow
+	// mode is checked against what it said live. ShadowHooks and
+	// ShadowWould are its two halves, for a report.
+	Would       []string `json:"would,omitempty"`
+	ShadowHooks []string `json:"-"`
+	ShadowWould []string `json:"-"`
 }
 
 // name adds a hook that decided: its command, and its rule's identity
@@ -391,6 +399,14 @@ func compare(e *Entry, o *protocol.Outcome, rules []string) (Difference, bool) {
 			if h.Decision == e.Decision {
 				d.Recorded.name(h.Command, h.Source, h.Rule)
 			}
+		}
+	}
+	for _, h := range e.Hooks {
+		if h.Shadow && h.Would != "" {
+			name := hookName(h.Command, h.Source, h.Rule)
+			d.Recorded.Would = append(d.Recorded.Would, name+": "+h.Would)
+			d.Recorded.ShadowHooks = append(d.Recorded.ShadowHooks, name)
+			d.Recorded.ShadowWould = append(d.Recorded.ShadowWould, h.Would)
 		}
 	}
 	if now != string(protocol.DecisionNone) {

@@ -39,7 +39,9 @@ differently: "N events, M decisions differ (K not replayable)" ("1 event",
 "1 decision differs" for one), then one line per difference: when, the
 event and tool, the recorded → the new decision, and the hook(s) that
 decided each (now: …, recorded: …; a rule as log names it: with its id:,
-or a long one without an id by its start and file:line). A note says on how many replayed events
+or a long one without an id by its start and file:line), and on the
+recorded side what an entry in mode: shadow would have decided then
+("recorded: - (shadow: team/x would block: …)"; --json: "would"). A note says on how many replayed events
 a hook failed (a rule's error, a script that did not answer): a failed hook
 decides nothing unless fail_closed, so those events did not test it (--json:
 "failed", "first_failure"). An entry in mode: shadow decides nothing here

@@ -65,7 +65,7 @@ func differenceLine(d *journal.Difference) string {
 // its id, or a long one without an id its place.
 func replaySide(s *journal.Side) string {
 	if len(s.Hooks) == 0 {
-		return "-"
+		return "-" + shadowWould(s)
 	}
 	names := make([]string, len(s.Hooks))
 	for i, name := range s.Hooks {
@@ -86,7 +86,23 @@ func replaySide(s *journal.Side) string {
 	if s.Message != "" {
 		out += fmt.Sprintf(" %q", showCut(s.Message))
 	}
-	return out
+	return out + shadowWould(s)
+}
+
+// shadowWould is what the side's hooks in mode: shadow would have decided
+// (" (shadow: team/x would block: …)"), "" when none would have.
+func shadowWould(s *journal.Side) string {
+	if len(s.ShadowHooks) == 0 {
+		return ""
+	}
+	parts := make([]string, len(s.ShadowHooks))
+	for i, name := range s.ShadowHooks {
+		if c := textutil.CutRunes(name, maxRuleShown); len(c) < len(name) {
+			name = c + "…"
+		}
+		parts[i] = show(name) + " would " + showCut(s.ShadowWould[i])
+	}
+	return " (shadow: " + strings.Join(parts, "; ") + ")"
 }
 
 // shadowNote says that the config's entries in mode: shadow decided
