@@ -273,17 +273,24 @@ func exampleAt(e *hookconfig.Entry, ex *hookconfig.Example) string {
 
 // exampleHeading names e above its examples (test --examples) and its
 // checks (doctor): its text, and a rule's text longer than a line (a
-// ready-made rule's pattern runs to hundreds of characters) cut to one,
-// with the file and line that hold it.
+// ready-made rule's pattern runs to hundreds of characters) cut to one; a
+// rule with an id: with that id, the name log and replay give it, else a
+// long one with the file and line that hold it.
 func exampleHeading(e *hookconfig.Entry) string {
 	const long = 100
 	t := e.Text()
 	r := e.Rule()
-	if r == nil || utf8.RuneCountInString(t) <= long {
+	if r == nil {
 		return t
 	}
-	t = textutil.Truncate(t, long)
-	if e.Source != "" && r.Line > 0 {
+	cut := utf8.RuneCountInString(t) > long
+	if cut {
+		t = textutil.Truncate(t, long)
+	}
+	switch {
+	case r.ID != "":
+		t += " (" + r.ID + ")"
+	case cut && e.Source != "" && r.Line > 0:
 		t += " (" + e.Source + ":" + strconv.Itoa(r.Line) + ")"
 	}
 	return t
