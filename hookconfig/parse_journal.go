@@ -2,7 +2,9 @@ package hookconfig
 
 import (
 	"fmt"
+	"path/filepath"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 
 	"gopkg.in/yaml.v3"
@@ -78,4 +80,24 @@ func (cfg *Config) parseJournal(n *yaml.Node) {
 			cfg.warn("journal."+key, "is not a journal key (path, enabled, include_payload, max_bytes); ignored")
 		}
 	}
+}
+
+// JournalOf reads the journal: block of the config file at path alone (its
+// rule files and agents' files are not read): Path resolved as Load
+// resolves it. replay reads your own config's for a candidate config that
+// names no journal of its own.
+func JournalOf(path string) (JournalConfig, error) {
+	data, err := fsutil.ReadRegular(path, "", MaxConfigBytes)
+	if err != nil {
+		return JournalConfig{}, err
+	}
+	cfg, err := ParseConfig(data, path)
+	if err != nil {
+		return JournalConfig{}, err
+	}
+	j := cfg.Journal
+	if j.Path != "" {
+		j.Path = resolvePath(j.Path, filepath.Dir(path))
+	}
+	return j, nil
 }

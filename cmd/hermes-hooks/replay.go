@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 )
@@ -71,7 +73,8 @@ not replayable, and a note says how many (--any-cwd fires them too, for a
 journal no one else can write). Run from the home directory or a
 filesystem's root, below which every project is, replay refuses (exit 2)
 unless --any-cwd is given: cd into the project instead. The journal is the
-one --journal names, else the config's.
+one --journal names, else the config's: a candidate (--config) whose
+journal: block names no path replays the journal your own config writes.
 
 Exit status: 0 whatever differs (it is a report), 2 when run from the home
 directory or a filesystem's root without --any-cwd, 1 when the journal or the
@@ -119,6 +122,9 @@ func runReplay(a *app, o replayOptions) error {
 	path := o.journal
 	if path == "" {
 		path = journal.PathFor(cfg.Journal, store.Home())
+		if a.ConfigPath != "" && cfg.Journal.Path == "" {
+			path = cmp.Or(yourJournal(), path)
+		}
 	}
 	// A journal that is not there is most likely a wrong path: saying
 	// "0 events" would read as "nothing would change".
@@ -189,6 +195,23 @@ func runReplay(a *app, o replayOptions) error {
 		return seen.nothingReplayed(path, &rep)
 	}
 	return nil
+}
+
+// yourJournal is the journal your own config ($HERMES_HOME/config.yaml)
+// names in its journal: block, "" when it names none or cannot be read:
+// what a candidate config (--config) that names no journal of its own
+// replays, as "replay --config candidate.yaml" replays a candidate rule
+// set against your journal. Only the journal: block is read.
+func yourJournal() string {
+	own, err := hookconfig.DefaultConfigPath()
+	if err != nil {
+		return ""
+	}
+	j, err := hookconfig.JournalOf(own)
+	if err != nil {
+		return ""
+	}
+	return j.Path
 }
 
 // tooBroadRoot names the directory dir when it is too broad to confine a
