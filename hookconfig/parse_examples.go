@@ -229,6 +229,10 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 	if ex.Expect = Expect(strings.ToLower(exp)); !isExpect(ex.Expect) {
 		ex.Expect = ""
 		ex.Invalid = ".expect must be one of " + expectList() + "; got " + strconv.Quote(textutil.Truncate(exp, 40))
+		if pyyaml.MappingGet(n, "expect") == nil {
+			// Not written: `got ""` was about a key the author never wrote.
+			ex.Invalid = ".expect is missing: say what the hook must do with the call, one of " + expectList() + " (none: it lets the call through unchanged)"
+		}
 		if strings.EqualFold(exp, "deny") {
 			ex.Invalid += denyIsBlock
 		}

@@ -37,6 +37,11 @@ func TestParseExamples(t *testing.T) {
 		{name: "unknown expect", event: "pre_tool_call", yaml: []string{`examples: [{tool: terminal, expect: deny}]`},
 			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Invalid: `.expect must be one of block, ask, allow, none, rewrite, context; got "deny" (Claude Code's deny is block here)`}},
 			warning: `hooks.pre_tool_call[0].examples[0].expect must be one of block, ask, allow, none, rewrite, context; got "deny" (Claude Code's deny is block here)`},
+		// A missing expect is said to be missing, with what it says: the
+		// error read `must be one of …; got ""`, about a key never written.
+		{name: "missing expect", event: "pre_tool_call", yaml: []string{`examples: [{tool: terminal, args: {command: ls}}]`},
+			want:    []Example{{Tool: "terminal", Args: map[string]any{"command": "ls"}, Invalid: ".expect is missing: say what the hook must do with the call, one of block, ask, allow, none, rewrite, context (none: it lets the call through unchanged)"}},
+			warning: "hooks.pre_tool_call[0].examples[0].expect is missing: say what the hook must do with the call"},
 		// A missing tool is said to be missing, with when it may be left
 		// out: a newcomer whose matcher was misspelt (matchr) read "must be
 		// the tool name" about a key they never wrote.
