@@ -213,8 +213,10 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		newest = &lastLines{n: o.last}
 	}
 	read, kept := 0, 0
+	would := newLogShadowWould(lf)
 	print := func(line []byte, e *journal.Entry) {
 		read++
+		would.see(e)
 		if !lf.Keep(e) {
 			return
 		}
@@ -265,6 +267,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		if kept == 0 && read > 0 {
 			noneKept(a, read, o.hook != "")
 		}
+		would.note(a)
 		return nil
 	}
 	if ctx == nil {
