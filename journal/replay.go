@@ -127,13 +127,17 @@ func ruleOf(rules []string, i int) string {
 
 // Difference is a replayed event whose decision is not the recorded one.
 type Difference struct {
-	Seq      int64     `json:"seq"`
-	Time     time.Time `json:"time"`
-	Event    string    `json:"event"`
-	Tool     string    `json:"tool,omitempty"`
-	Session  string    `json:"session,omitempty"`
-	Recorded Side      `json:"recorded"`
-	Now      Side      `json:"now"`
+	Seq     int64     `json:"seq"`
+	Time    time.Time `json:"time"`
+	Event   string    `json:"event"`
+	Tool    string    `json:"tool,omitempty"`
+	Session string    `json:"session,omitempty"`
+	// Agent is the agent the record answered (the first of its callers),
+	// "" for a host's dispatch: what a decision comes to depends on it
+	// (an ask is a refusal where the agent cannot ask).
+	Agent    string `json:"agent,omitempty"`
+	Recorded Side   `json:"recorded"`
+	Now      Side   `json:"now"`
 }
 
 // ReplayReport is what Replay found. Events counts the records selected;
@@ -391,7 +395,7 @@ func compare(e *Entry, o *protocol.Outcome, rules []string) (Difference, bool) {
 	if now == e.Decision {
 		return Difference{}, false
 	}
-	d := Difference{Seq: e.Seq, Time: e.Time, Event: e.Event, Tool: e.Tool, Session: e.Session,
+	d := Difference{Seq: e.Seq, Time: e.Time, Event: e.Event, Tool: e.Tool, Session: e.Session, Agent: protocol.FirstCaller(e.Agent),
 		Recorded: Side{Decision: e.Decision, Message: e.Message, Hooks: []string{}},
 		Now:      Side{Decision: now, Message: o.Message, Hooks: []string{}}}
 	if e.Decision != string(protocol.DecisionNone) {

@@ -39,7 +39,8 @@ the current config (or the one --config names: try a new guard on past
 traffic before you enable it), and print what would now be decided
 differently: "N events, M decisions differ (K not replayable)" ("1 event",
 "1 decision differs" for one), then one line per difference: when, the
-event and tool, the recorded → the new decision, and the hook(s) that
+event, tool, session and the agent it answered (agent=codex: an ask is a
+refusal where the agent cannot ask), the recorded → the new decision, and the hook(s) that
 decided each (now: …, recorded: …; a rule as log names it: with its id:,
 or a long one without an id by its start and file:line), and on the
 recorded side what an entry in mode: shadow would have decided then

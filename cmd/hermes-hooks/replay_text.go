@@ -56,6 +56,9 @@ func differenceLine(d *journal.Difference) string {
 	if d.Session != "" {
 		fmt.Fprintf(&b, " session=%s", showWord(d.Session))
 	}
+	if d.Agent != "" {
+		fmt.Fprintf(&b, " agent=%s", showWord(d.Agent))
+	}
 	fmt.Fprintf(&b, ": %s → %s | now: %s | recorded: %s", showCut(d.Recorded.Decision), showCut(d.Now.Decision), replaySide(&d.Now), replaySide(&d.Recorded))
 	return b.String()
 }
