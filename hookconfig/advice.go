@@ -50,8 +50,19 @@ func (cfg *Config) Advice() []Warning {
 			out = append(out, w)
 		}
 		out = append(out, unlistedAdvice(e)...)
+		if e.Shadow && cfg.Journal.Off {
+			out = append(out, shadowUnrecordedAdvice(e))
+		}
 	}
 	return out
+}
+
+// shadowUnrecordedAdvice is about an entry in mode: shadow while the
+// journal is off: it decides nothing, and what it would decide goes to a
+// journal that is not written, so the rule being tried is seen nowhere.
+func shadowUnrecordedAdvice(e *Entry) Warning {
+	return Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".mode", Minor: true,
+		Message: ".mode: shadow records what the entry would decide in the journal, which journal: false turns off: it decides nothing and is recorded nowhere; turn the journal on, or drop mode: shadow"}
 }
 
 // entryKeyPath is the key path of an entry in its file: for a settings
