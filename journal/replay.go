@@ -180,10 +180,15 @@ type ReplayReport struct {
 	// (block, ask or allow), FirstShadowWould names the first and what
 	// it would have decided, so that "0 decisions differ" does not read
 	// as "the rule I am trying would change nothing".
-	ShadowEntries    int          `json:"shadow_entries"`
-	ShadowWould      int          `json:"shadow_would"`
-	FirstShadowWould string       `json:"-"`
-	Differences      []Difference `json:"differences"`
+	// OtherProject counts the replayed records decided where another
+	// project's hooks file applies than the one replay loaded (the
+	// caller's count), FirstOtherProject the first one's project.
+	OtherProject      int          `json:"other_project"`
+	FirstOtherProject string       `json:"-"`
+	ShadowEntries     int          `json:"shadow_entries"`
+	ShadowWould       int          `json:"shadow_would"`
+	FirstShadowWould  string       `json:"-"`
+	Differences       []Difference `json:"differences"`
 }
 
 // payloadOnly reads a record's payload as the bytes it was written as.

@@ -162,7 +162,9 @@ func runReplay(a *app, o replayOptions) error {
 	warnChain := checkChain(a, path)
 	var seen replaySeen
 	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
-	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: d.Fire, Root: root, Names: names})
+	other := newOtherProjects(cli.Cwd())
+	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: other.fire(d.Fire), Root: root, Names: names})
+	rep.OtherProject, rep.FirstOtherProject = other.n, other.first
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return errors.New("replay interrupted")

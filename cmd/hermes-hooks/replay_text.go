@@ -29,6 +29,10 @@ func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload, omitted int)
 	if rep.Replayed > 0 && (rep.ShadowEntries > 0 || rep.ShadowWould > 0) {
 		fmt.Fprintln(w, shadowNote(rep))
 	}
+	if rep.OtherProject > 0 {
+		fmt.Fprintf(w, "note: %s decided in another project (%s), whose .hermes/hooks.yaml this replay did not load (it loads the working directory's): run replay there\n",
+			report.Count(rep.OtherProject, "of the replayed records was", "of the replayed records were"), showCut(rep.FirstOtherProject))
+	}
 	if rep.Elsewhere > 0 {
 		fmt.Fprintf(w, "note: %d of the records were decided outside this directory and were not replayed: replay fires a record only where it was decided; run it there (or pass --any-cwd)\n", rep.Elsewhere)
 	}
