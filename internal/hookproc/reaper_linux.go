@@ -248,12 +248,36 @@ func statOf(pid int) (ppid int, state byte) {
 	return ppid, f[0][0]
 }
 
+// readEnviron reads a process's initial environment (a variable: tests
+// stand in for an exec's window).
+var readEnviron = func(pid int) ([]byte, error) { return readProc("/proc/" + strconv.Itoa(pid) + "/environ") }
+
+// execSettle bounds how long tagOf reads again an environment that reads
+// empty.
+const execSettle = 50 * time.Millisecond
+
 // tagOf returns the run tag in the process's initial environment, "" when
-// it has none (or cannot be read).
+// it has none (or cannot be read). A process in the middle of an exec
+// reads an empty environment for a moment: the kernel has switched it to
+// its new image's memory and not yet placed that image's environment. So
+// an empty read is tried again, up to execSettle: read once, a successful
+// hook's helper caught exec'ing (`sh -c '…; exec sleep 3600'`) showed no
+// tag and was killed as nobody's, and a failed hook's escapee showed none
+// and was spared. A process whose environment is empty for good (env -i)
+// costs that bound once.
 func tagOf(pid int) string {
-	data, err := readProc("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return ""
+	var data []byte
+	deadline := time.Now().Add(execSettle)
+	for {
+		var err error
+		data, err = readEnviron(pid)
+		if err != nil {
+			return ""
+		}
+		if len(data) > 0 || !time.Now().Before(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
 	}
 	prefix := []byte(runTagVar + "=")
 	for _, kv := range bytes.Split(data, []byte{0}) {
