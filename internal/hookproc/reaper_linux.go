@@ -127,7 +127,7 @@ func closeRun(tag string) {
 // caller knows whether it can still be named safely.)
 func killTree(tag string) {
 	if tag != "" {
-		killEscaped(func(pid int) bool { return hasTag(pid, tag) })
+		killEscaped(func(pid int, settle time.Time) bool { return hasTag(pid, tag, settle) })
 		closeRun(tag)
 	}
 }
@@ -252,29 +252,29 @@ func statOf(pid int) (ppid int, state byte) {
 // stand in for an exec's window).
 var readEnviron = func(pid int) ([]byte, error) { return readProc("/proc/" + strconv.Itoa(pid) + "/environ") }
 
-// execSettle bounds how long tagOf reads again an environment that reads
-// empty.
+// execSettle bounds how long one killEscaped, for all the processes it
+// looks at together, reads again environments that read empty (tagOf).
 const execSettle = 50 * time.Millisecond
 
 // tagOf returns the run tag in the process's initial environment, "" when
 // it has none (or cannot be read). A process in the middle of an exec
 // reads an empty environment for a moment: the kernel has switched it to
 // its new image's memory and not yet placed that image's environment. So
-// an empty read is tried again, up to execSettle: read once, a successful
+// an empty read is tried again, until settle (one killEscaped's
+// execSettle, shared, so a hook that leaves a thousand processes with no
+// environment cannot stall it a thousand times): read once, a successful
 // hook's helper caught exec'ing (`sh -c '…; exec sleep 3600'`) showed no
 // tag and was killed as nobody's, and a failed hook's escapee showed none
-// and was spared. A process whose environment is empty for good (env -i)
-// costs that bound once.
-func tagOf(pid int) string {
+// and was spared.
+func tagOf(pid int, settle time.Time) string {
 	var data []byte
-	deadline := time.Now().Add(execSettle)
 	for {
 		var err error
 		data, err = readEnviron(pid)
 		if err != nil {
 			return ""
 		}
-		if len(data) > 0 || !time.Now().Before(deadline) {
+		if len(data) > 0 || !time.Now().Before(settle) {
 			break
 		}
 		time.Sleep(time.Millisecond)
@@ -289,12 +289,12 @@ func tagOf(pid int) string {
 }
 
 // hasTag reports whether the process's initial environment holds tag.
-func hasTag(pid int, tag string) bool { return tagOf(pid) == tag }
+func hasTag(pid int, tag string, settle time.Time) bool { return tagOf(pid, settle) == tag }
 
 // released reports whether the process belongs to a run of this process
 // that has ended with its tree kept: a successful hook's helper.
-func released(pid int) bool {
-	tag := tagOf(pid)
+func released(pid int, settle time.Time) bool {
+	tag := tagOf(pid, settle)
 	if !strings.HasPrefix(tag, tagPrefix) {
 		return false
 	}
@@ -322,7 +322,7 @@ const reapWait = 100 * time.Millisecond
 // outlived everything. Rounds go on while one killed or reaped anything (a
 // process forked between a read and a kill is reparented here, and found
 // by the next).
-func killEscaped(doom func(pid int) bool) int {
+func killEscaped(doom func(pid int, settle time.Time) bool) int {
 	if !reaperOn.Load() {
 		return 0
 	}
@@ -330,11 +330,12 @@ func killEscaped(doom func(pid int) bool) int {
 	defer spawnMu.Unlock()
 	killed := 0
 	deadline := time.Now().Add(reapWait)
+	settle := time.Now().Add(execSettle)
 	for round := 0; round < 8; round++ {
 		// A dying hook's children first, then ours: one that dies between
 		// the two reads has had them reparented here by the second.
 		for _, pid := range childrenOfDying() {
-			if _, state := statOf(pid); state != 0 && state != 'Z' && doom(pid) {
+			if _, state := statOf(pid); state != 0 && state != 'Z' && doom(pid, settle) {
 				killSubtree(pid)
 				killed++
 			}
@@ -347,7 +348,7 @@ func killEscaped(doom func(pid int) bool) int {
 			switch _, state := statOf(pid); {
 			case state == 'Z':
 				reap = append(reap, pid)
-			case state != 0 && doom(pid):
+			case state != 0 && doom(pid, settle):
 				killSubtree(pid)
 				killed++
 				reap = append(reap, pid)
@@ -436,4 +437,6 @@ func reapZombies() {
 // succeeded (exit 0 in time), which outlive the dispatcher as they would
 // outlive Hermes; the CLI calls it before it exits. It does nothing unless
 // BecomeSubreaper was called.
-func KillEscaped() int { return killEscaped(func(pid int) bool { return !released(pid) }) }
+func KillEscaped() int {
+	return killEscaped(func(pid int, settle time.Time) bool { return !released(pid, settle) })
+}
