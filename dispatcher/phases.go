@@ -126,7 +126,7 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 		}
 		if e.Shadow && reports[i].Contribution != nil {
 			// A shadow guard that cannot run blocks nothing either.
-			shadowOut(&reports[i])
+			reports[i].Shadowed()
 		}
 	}
 }

@@ -114,7 +114,3 @@ func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.
 	}
 	d.opts.Recorder.Record(ctx, &r)
 }
-
-// shadowOut takes a shadow hook's contribution out of the fold, keeping in
-// the report what it would have asked for (HookReport.Shadowed).
-func shadowOut(rep *protocol.HookReport) { rep.Shadowed() }

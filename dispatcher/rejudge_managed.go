@@ -59,7 +59,7 @@ func rewrote(rep *protocol.HookReport) bool {
 // failure is a block) replaces the first run's decision, saying which call
 // it refused; anything else of the second reply is dropped, and the first
 // run's contribution stands. A shadow guard's refusal is recorded as what
-// it would have done (shadowOut), as a shadow rule's is on a rewrite.
+// it would have done (HookReport.Shadowed), as a shadow rule's is on a rewrite.
 func managedAgain(rep, next *protocol.HookReport, by string, shadow bool) {
 	second := next.Contribution
 	refused := second != nil && (second.Decision.Rank() >= protocol.DecisionAsk.Rank() || second.Stop)
@@ -85,7 +85,7 @@ func managedAgain(rep, next *protocol.HookReport, by string, shadow bool) {
 	c.Message += " (judged on the call as rewritten by " + by + ")"
 	next.Contribution = &c
 	if shadow {
-		shadowOut(next)
+		next.Shadowed()
 	}
 	next.Rejudged = true
 	next.ElapsedMS = elapsed

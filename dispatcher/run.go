@@ -335,7 +335,7 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 		// Out of the fold before the tiers and chains look at it: a shadow
 		// block stops no later tier, a shadow rewrite reaches no later
 		// hook. test and doctor (raw != nil) show what the hook said.
-		shadowOut(rep)
+		rep.Shadowed()
 	}
 }
 
