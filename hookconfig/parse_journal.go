@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 
 	"gopkg.in/yaml.v3"
@@ -87,7 +86,7 @@ func (cfg *Config) parseJournal(n *yaml.Node) {
 // resolves it. replay reads your own config's for a candidate config that
 // names no journal of its own.
 func JournalOf(path string) (JournalConfig, error) {
-	data, err := fsutil.ReadRegular(path, "", MaxConfigBytes)
+	data, err := ReadConfigFile(path)
 	if err != nil {
 		return JournalConfig{}, err
 	}
