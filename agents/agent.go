@@ -228,6 +228,9 @@ type Call struct {
 	// Host is the program that called when it is not the agent itself
 	// (VS Code running Claude Code's settings); nil for the agent.
 	Host *Host
+	// askRefused, when set, receives what askRefused said the agent
+	// cannot do (Delivered's probe of an encoding).
+	askRefused *string
 }
 
 // RunBy lists the agents whose hook files the caller runs itself, so that
@@ -450,9 +453,13 @@ func rewriteRefusal(title string, o *protocol.Outcome) string {
 }
 
 // askRefused is the refusal of an ask that the agent cannot put to a
-// person where it was made (cannot: what it cannot do, and what happens
+// person where c was made (cannot: what it cannot do, and what happens
 // instead): the hook's question, then why no one was asked, so a rule's
 // "ask before pushing to main" does not read as a ban no approval lifts.
-func askRefused(o *protocol.Outcome, cannot string) string {
+// Every such refusal goes through here: Delivered reads it.
+func askRefused(c *Call, o *protocol.Outcome, cannot string) string {
+	if c.askRefused != nil {
+		*c.askRefused = cannot
+	}
 	return firstNonEmpty(o.Message, "A hook asks for a person's approval") + " (hermes-hooks: " + cannot + ")"
 }

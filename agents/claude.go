@@ -161,7 +161,7 @@ func claudeReply(c *Call, o *protocol.Outcome) protocol.Object {
 	hso := protocol.Object{{Key: "hookEventName", Value: name}}
 	switch {
 	case ev.Permission:
-		decision, reason := permissionDecision(ev, o)
+		decision, reason := permissionDecision(c, o)
 		if decision == "" && o.Deferred && c.Host == nil && !ev.RefusesAsk {
 			// Claude Code's own value, given back to it: it parks the
 			// call for a `claude -p` caller (and ignores it where it
@@ -251,9 +251,17 @@ func withMembers(obj protocol.Object, members map[string]any) protocol.Object {
 // need (PreSkillShellCommand), the outcome says "deny" itself, with the
 // reason Claude Code would give: the agent then refuses as it would have,
 // and the reply does not rest on its translating a decision it cannot keep.
-func permissionDecision(ev *protocol.Event, o *protocol.Outcome) (string, string) {
+func permissionDecision(c *Call, o *protocol.Outcome) (string, string) {
+	ev := c.Event
 	switch {
 	case ev.RefusesAsk && o.Decision == protocol.DecisionAsk:
+		if c.askRefused != nil {
+			title := c.Agent.Title
+			if c.Host != nil {
+				title = c.Host.Title
+			}
+			*c.askRefused = title + " cannot ask at " + ev.Name + " (" + protocol.AskRefusedReason + "); this call is refused"
+		}
 		if o.Message == "" {
 			return "deny", protocol.AskRefusedReason
 		}

@@ -231,7 +231,7 @@ func encodeCline(c *Call, o *protocol.Outcome) Reply {
 	case clinePreTool:
 		switch {
 		case o.Decision == protocol.DecisionAsk:
-			cancel(askRefused(o, "Cline cannot ask from a hook; the task is stopped"))
+			cancel(askRefused(c, o, "Cline cannot ask from a hook; the task is stopped"))
 		case o.Decision == protocol.DecisionBlock || o.Stop:
 			cancel(refusal)
 		case o.Args != nil && sdk:

@@ -191,7 +191,7 @@ func encodeCodex(c *Call, o *protocol.Outcome) Reply {
 			// saying so.
 			reason := codexReason(o.Message, o.StopReason)
 			if o.Decision == protocol.DecisionAsk {
-				reason = askRefused(o, "Codex cannot ask from a PreToolUse hook; this call is refused")
+				reason = askRefused(c, o, "Codex cannot ask from a PreToolUse hook; this call is refused")
 			}
 			hso = append(hso, protocol.KV{Key: "permissionDecision", Value: "deny"},
 				protocol.KV{Key: "permissionDecisionReason", Value: reason})

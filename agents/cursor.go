@@ -178,7 +178,7 @@ func encodeCursor(c *Call, o *protocol.Outcome) Reply {
 			break
 		}
 		if askLost {
-			reason := askRefused(o, "Cursor cannot ask before a file read; this read is refused")
+			reason := askRefused(c, o, "Cursor cannot ask before a file read; this read is refused")
 			obj = append(obj, protocol.KV{Key: "permission", Value: perm},
 				protocol.KV{Key: "user_message", Value: reason}, protocol.KV{Key: "agent_message", Value: reason})
 		} else if perm != "" {

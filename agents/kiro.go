@@ -225,7 +225,7 @@ func kiroRefusal(c *Call, o *protocol.Outcome) string {
 	case o.Stop:
 		return firstNonEmpty(o.StopReason, o.Message, "Stopped by hook") + " (hermes-hooks: a hook asked to stop the agent, which Kiro CLI cannot do from a hook; this call is refused)"
 	case o.Decision == protocol.DecisionAsk:
-		return askRefused(o, "Kiro CLI cannot ask from a hook; this call is refused")
+		return askRefused(c, o, "Kiro CLI cannot ask from a hook; this call is refused")
 	case o.Args != nil && c.Event.Tool:
 		return rewriteRefusal("Kiro CLI", o)
 	}

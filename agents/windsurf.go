@@ -149,7 +149,7 @@ func encodeWindsurf(c *Call, o *protocol.Outcome) Reply {
 	var msg string
 	switch {
 	case o.Decision == protocol.DecisionAsk:
-		msg = askRefused(o, "Windsurf cannot ask from a hook; this call is refused")
+		msg = askRefused(c, o, "Windsurf cannot ask from a hook; this call is refused")
 	case o.Decision == protocol.DecisionBlock || o.Stop:
 		msg = firstNonEmpty(o.Message, o.StopReason, protocol.ClaudeDefaultBlockReason)
 	case o.Args != nil && c.Event.Tool:

@@ -1,0 +1,46 @@
+package agents
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// TestDeliveredIsWhatTheReplySays: for every agent and host × every gating
+// event, Delivered says block exactly where the agent reads the reply to an
+// ask as a refusal (readers, as TestGatingDecisionsNeverRunTheOriginalCall
+// reads them), with the agent's reason; where the agent asks, it says
+// nothing. The journal records Delivered: a person reading `log` must not
+// believe a user was asked where the agent refused the call.
+func TestDeliveredIsWhatTheReplySays(t *testing.T) {
+	refusing := 0
+	for _, gc := range gatingCalls(t) {
+		reader, ok := readers[gc.name]
+		if !ok {
+			continue // TestGatingDecisionsNeverRunTheOriginalCall says so
+		}
+		a, c := gc.call.Agent, gc.call
+		o := protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionAsk, Message: "sure?"}
+		got := reader(c.AgentEvent, a.Encode(c, &o))
+		dec, why := a.Delivered(c, &o)
+		switch {
+		case got.refused && !got.asks:
+			refusing++
+			if dec != protocol.DecisionBlock || !strings.Contains(why, "cannot ask") {
+				t.Errorf("%s %s: the agent refuses an ask, Delivered = %q, %q; want block and why", gc.name, c.AgentEvent, dec, why)
+			}
+		case dec != "" || why != "":
+			t.Errorf("%s %s: the agent reads %+v, Delivered = %q, %q; want none", gc.name, c.AgentEvent, got, dec, why)
+		}
+		// Any other decision is delivered as decided.
+		for _, d := range []protocol.Decision{protocol.DecisionBlock, protocol.DecisionAllow, protocol.DecisionNone} {
+			if dec, why := a.Delivered(c, &protocol.Outcome{Event: c.Event.Name, Decision: d}); dec != "" || why != "" {
+				t.Errorf("%s %s: Delivered(%s) = %q, %q; want none", gc.name, c.AgentEvent, d, dec, why)
+			}
+		}
+	}
+	if refusing < 5 {
+		t.Errorf("%d calls refuse an ask; want Codex, Windsurf, Kiro CLI, Cline and Cursor's file read at least", refusing)
+	}
+}
