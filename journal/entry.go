@@ -29,10 +29,16 @@ type Entry struct {
 	// forwarded hook; dispatcher.Record.Agent), for replay.
 	Agent string `json:"agent,omitempty"`
 	// Decision, Message, Stop and StopReason are the outcome's.
-	Decision   string `json:"decision"`
-	Message    string `json:"message,omitempty"`
-	Stop       bool   `json:"stop"`
-	StopReason string `json:"stop_reason,omitempty"`
+	Decision string `json:"decision"`
+	// Delivered is what the agent got where it was not Decision (Route.
+	// Delivered): "block" for an ask the agent could not put to a person,
+	// which it refused instead, DeliveredWhy saying why. "" in a record
+	// the agent got as decided, and in records written before the field.
+	Delivered    string `json:"delivered,omitempty"`
+	DeliveredWhy string `json:"delivered_why,omitempty"`
+	Message      string `json:"message,omitempty"`
+	Stop         bool   `json:"stop"`
+	StopReason   string `json:"stop_reason,omitempty"`
 	// Effects lists what else the outcome carried: args, context,
 	// system_message, result, inject, metadata, env.
 	Effects []string `json:"effects,omitempty"`
@@ -160,7 +166,12 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 		fields = r.Fields
 	}
 	eff := effects(o)
-	return make(protocol.Object, 0, 22).
+	var delivered protocol.Decision
+	var why string
+	if route.Delivered != nil && !r.Cut { // a cut record's decision was never given
+		delivered, why = route.Delivered(o)
+	}
+	return make(protocol.Object, 0, 24).
 		With(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
 		With(true, "version", w.version()).
 		With(true, "event", o.Event).
@@ -169,6 +180,8 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 		With(r.Cwd != "", "cwd", r.Cwd).
 		With(agent != "", "agent", agent).
 		With(true, "decision", string(dec)).
+		With(delivered != "", "delivered", string(delivered)).
+		With(why != "", "delivered_why", why).
 		With(o.Message != "", "message", cutText(o.Message)).
 		With(true, "stop", o.Stop).
 		With(o.StopReason != "", "stop_reason", cutText(o.StopReason)).

@@ -15,7 +15,7 @@ import (
 type Filter struct {
 	Since, Until time.Time // Since inclusive, Until exclusive
 	Event        string    // canonical event name
-	Decision     string    // outcome decision: none, allow, ask, block
+	Decision     string    // outcome decision: none, allow, ask, block; or what the agent got (Entry.Delivered)
 	Session      string
 	Hook         string // a part of a hook's command or of a rule's name (Rule)
 }
@@ -66,7 +66,7 @@ func (f *Filter) Keep(e *Entry) bool {
 	case !f.Since.IsZero() && e.Time.Before(f.Since),
 		!f.Until.IsZero() && !e.Time.Before(f.Until),
 		f.Event != "" && e.Event != f.Event,
-		f.Decision != "" && e.Decision != f.Decision,
+		f.Decision != "" && e.Decision != f.Decision && e.Delivered != f.Decision,
 		f.Session != "" && e.Session != f.Session:
 		return false
 	}

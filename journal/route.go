@@ -1,6 +1,10 @@
 package journal
 
-import "context"
+import (
+	"context"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
 
 // Route is how a firing reached the process that decided it, as its
 // record states: a person reading the journal can tell a decision of the
@@ -16,6 +20,12 @@ type Route struct {
 	// "" for a plain dispatch; serve's records name theirs by the
 	// forwarded called_by (dispatcher.Record.Agent).
 	Agent string
+	// Delivered is what the agent makes of an outcome where that is not
+	// its decision (agents.Agent.Delivered: an ask it cannot put to a
+	// person is a refusal), nil or "" when it gets the decision as
+	// decided. Only the entrance that encodes the reply knows the agent
+	// and its event; the record keeps both sides.
+	Delivered func(o *protocol.Outcome) (delivered protocol.Decision, why string)
 }
 
 type routeKey struct{}

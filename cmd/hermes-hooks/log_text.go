@@ -26,6 +26,14 @@ func journalLine(e *journal.Entry) string {
 	if e.Session != "" {
 		fmt.Fprintf(&b, " session=%s", showWord(e.Session))
 	}
+	if e.Delivered != "" {
+		// What the agent got where it was not the decision: an ask it
+		// could not put to a person, refused instead.
+		fmt.Fprintf(&b, " delivered as %s", showCut(e.Delivered))
+		if e.DeliveredWhy != "" {
+			fmt.Fprintf(&b, " (%s)", showCut(e.DeliveredWhy))
+		}
+	}
 	if e.Stop {
 		b.WriteString(" stop")
 	}

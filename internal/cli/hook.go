@@ -312,8 +312,12 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 	// its payload names, and the directory it started us in.
 	a.moreProjects = agentProjects(agent, call, wd)
 	runBy := strings.Join(callRunBy(call, project), ",")
-	// The journal's record (and what is exported of it) names the agent.
-	ctx = journal.WithRoute(ctx, journal.Route{Agent: agent.Name})
+	// The journal's record (and what is exported of it) names the agent,
+	// and what it got where that is not the decision (an ask it cannot
+	// put to a person is a refusal).
+	ctx = journal.WithRoute(ctx, journal.Route{Agent: agent.Name, Delivered: func(o *protocol.Outcome) (protocol.Decision, string) {
+		return agent.Delivered(call, o)
+	}})
 	if !o.NoServer && !a.triedServer {
 		if target := a.hookServer(o.Server); target != "" {
 			a.triedServer = true
