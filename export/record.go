@@ -11,24 +11,28 @@ import (
 // record is the part of a journal line the exporters map to attributes;
 // the line itself travels whole too (the JSONL file, the syslog message).
 type record struct {
-	Seq        int64     `json:"seq"`
-	Prev       string    `json:"prev"`
-	Time       time.Time `json:"time"`
-	Version    string    `json:"version"`
-	Event      string    `json:"event"`
-	Session    string    `json:"session"`
-	Tool       string    `json:"tool"`
-	Cwd        string    `json:"cwd"`
-	Agent      string    `json:"agent"`
-	Decision   string    `json:"decision"`
-	Message    string    `json:"message"`
-	Stop       bool      `json:"stop"`
-	StopReason string    `json:"stop_reason"`
-	Payload    string    `json:"payload_sha256"`
-	ElapsedMS  float64   `json:"elapsed_ms"`
-	Async      bool      `json:"async"`
-	ServedBy   string    `json:"served_by"`
-	Hooks      []hook    `json:"hooks"`
+	Seq      int64     `json:"seq"`
+	Prev     string    `json:"prev"`
+	Time     time.Time `json:"time"`
+	Version  string    `json:"version"`
+	Event    string    `json:"event"`
+	Session  string    `json:"session"`
+	Tool     string    `json:"tool"`
+	Cwd      string    `json:"cwd"`
+	Agent    string    `json:"agent"`
+	Decision string    `json:"decision"`
+	// Delivered and DeliveredWhy: what the agent got where it was not
+	// the decision (the journal's: an ask it could not put, refused).
+	Delivered    string  `json:"delivered"`
+	DeliveredWhy string  `json:"delivered_why"`
+	Message      string  `json:"message"`
+	Stop         bool    `json:"stop"`
+	StopReason   string  `json:"stop_reason"`
+	Payload      string  `json:"payload_sha256"`
+	ElapsedMS    float64 `json:"elapsed_ms"`
+	Async        bool    `json:"async"`
+	ServedBy     string  `json:"served_by"`
+	Hooks        []hook  `json:"hooks"`
 }
 
 type hook struct {
@@ -109,6 +113,8 @@ func (r *record) attributes() []attr {
 	str("process.working_directory", r.Cwd)
 	str("hermes_hooks.event", r.Event)
 	str("hermes_hooks.decision", r.Decision)
+	str("hermes_hooks.delivered", r.Delivered)
+	str("hermes_hooks.delivered_why", r.DeliveredWhy)
 	str("hermes_hooks.reason", r.Message)
 	if r.Stop {
 		a = append(a, attr{key: "hermes_hooks.stop", kind: 'b', b: true})
@@ -167,6 +173,9 @@ func (r *record) summary() string {
 func (r *record) fullSummary() string {
 	var b strings.Builder
 	b.WriteString(r.Decision)
+	if r.Delivered != "" {
+		b.WriteString(" (delivered as " + r.Delivered + ")")
+	}
 	b.WriteByte(' ')
 	b.WriteString(r.Event)
 	if r.Tool != "" {
@@ -180,5 +189,8 @@ func (r *record) fullSummary() string {
 	return b.String()
 }
 
-// blocked reports whether the record is a refusal (the log's severity).
-func (r *record) blocked() bool { return r.Decision == "block" || r.Decision == "deny" }
+// blocked reports whether the record is a refusal (the log's severity):
+// decided, or what the agent got (an ask it could not put).
+func (r *record) blocked() bool {
+	return r.Decision == "block" || r.Decision == "deny" || r.Delivered == "block"
+}

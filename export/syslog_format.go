@@ -56,7 +56,7 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 		b = append(b, '[')
 		b = append(b, sdID...)
 		for _, p := range [][2]string{
-			{"event", r.Event}, {"decision", r.Decision}, {"session", r.Session},
+			{"event", r.Event}, {"decision", r.Decision}, {"delivered", r.Delivered}, {"session", r.Session},
 			{"tool", r.Tool}, {"agent", r.Agent}, {"seq", strconv.FormatInt(r.Seq, 10)},
 			{"rule", ruleOf(r)}, {"timed_out", timedOut(r)},
 		} {
