@@ -267,8 +267,8 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 		ctx = dispatcher.CalledBy(ctx, calledBy)
 	}
 	// The journal's records say the server decided (a hook's own
-	// fallback says why it did not use one).
-	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve"})
+	// fallback says why it did not use one), and what the agent got.
+	ctx = journal.WithRoute(ctx, servedRoute(r.URL.Query()))
 	outcome, err := g.d.Fire(ctx, &req.firing)
 	if err == nil && outcome.Unapproved > 0 && calledBy == "" && req.format != "hermes" {
 		s.tellUnapproved(ctx, &outcome, req.firing.Session)

@@ -321,7 +321,14 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 	if !o.NoServer && !a.triedServer {
 		if target := a.hookServer(o.Server); target != "" {
 			a.triedServer = true
-			out, err := server.Forward(ctx, target, a.forwardQuery(runBy, project, wd), call.Event.Name, call.Fields, Version())
+			q := a.forwardQuery(runBy, project, wd)
+			// Which agent call it is, for the record's delivered.
+			q.Set(server.QueryAgent, agent.Name)
+			q.Set(server.QueryAgentEvent, call.AgentEvent)
+			if call.Host != nil {
+				q.Set(server.QueryAgentHost, call.Host.Name)
+			}
+			out, err := server.Forward(ctx, target, q, call.Event.Name, call.Fields, Version())
 			if err == nil {
 				return out, nil
 			}
