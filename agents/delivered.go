@@ -29,26 +29,54 @@ func (a *Agent) Delivered(c *Call, o *protocol.Outcome) (delivered protocol.Deci
 	return protocol.DecisionBlock, why
 }
 
-// DeliveredBy is Delivered for the call a forwarded `hook AGENT` made
-// (server: the caller names its agent, the host that ran the agent's file,
-// if any, and the agent's event): nil when it names none this version
-// knows, whose records then keep the decision alone.
-func DeliveredBy(agent, host, agentEvent string) func(o *protocol.Outcome) (protocol.Decision, string) {
+// DeliveredBy is Delivered for a call made before, named by its agent, the
+// host that ran the agent's file ("" for the agent itself) and the event
+// as the agent named it: a forwarded `hook AGENT` (server), a replayed
+// record (replay). Without the agent's event (records written before the
+// journal kept it), event, the canonical one, stands for every event of
+// the agent's that maps to it, and answers only when they all agree. nil
+// when the call names nothing this version knows: its records keep the
+// decision alone.
+func DeliveredBy(agent, host, agentEvent, event string) func(o *protocol.Outcome) (protocol.Decision, string) {
 	a, ok := Lookup(agent)
 	if !ok {
 		return nil
 	}
-	ev, ok := a.Canonical(agentEvent)
-	if !ok {
-		return nil
-	}
-	c := &Call{Agent: a, AgentEvent: agentEvent, Event: ev}
+	var h *Host
 	if host != "" {
 		i := slices.IndexFunc(a.hosts, func(h *Host) bool { return h.Name == host })
 		if i < 0 {
 			return nil
 		}
-		c.Host = a.hosts[i]
+		h = a.hosts[i]
 	}
-	return func(o *protocol.Outcome) (protocol.Decision, string) { return a.Delivered(c, o) }
+	names := []string{agentEvent}
+	if agentEvent == "" {
+		names = nil
+		for _, n := range a.AgentEvents() {
+			if ev, ok := a.Canonical(n); ok && ev.Name == event {
+				names = append(names, n)
+			}
+		}
+	}
+	var calls []*Call
+	for _, n := range names {
+		ev, ok := a.Canonical(n)
+		if !ok {
+			return nil
+		}
+		calls = append(calls, &Call{Agent: a, AgentEvent: n, Event: ev, Host: h})
+	}
+	if len(calls) == 0 {
+		return nil
+	}
+	return func(o *protocol.Outcome) (protocol.Decision, string) {
+		dec, why := a.Delivered(calls[0], o)
+		for _, c := range calls[1:] {
+			if d, _ := a.Delivered(c, o); d != dec {
+				return "", "" // the agent's events disagree: cannot tell
+			}
+		}
+		return dec, why
+	}
 }

@@ -44,3 +44,39 @@ func TestDeliveredIsWhatTheReplySays(t *testing.T) {
 		t.Errorf("%d calls refuse an ask; want Codex, Windsurf, Kiro CLI, Cline and Cursor's file read at least", refusing)
 	}
 }
+
+// DeliveredBy names a call made before by its agent, host and event; a
+// record without the agent's event (written before the journal kept it)
+// answers by the canonical event only where all the agent's events that
+// map to it agree: Codex has one for pre_tool_call, Cursor's differ (a
+// file read cannot ask, a shell command can).
+func TestDeliveredByACallNamed(t *testing.T) {
+	ask := &protocol.Outcome{Event: "pre_tool_call", Decision: protocol.DecisionAsk, Message: "sure?"}
+	for _, tc := range []struct {
+		agent, host, agentEvent, event string
+		want                           protocol.Decision
+	}{
+		{"codex", "", "PreToolUse", "", protocol.DecisionBlock},
+		{"codex", "", "", "pre_tool_call", protocol.DecisionBlock},
+		{"codex", "", "PermissionRequest", "", ""},
+		{"cursor", "", "beforeReadFile", "", protocol.DecisionBlock},
+		{"cursor", "", "beforeShellExecution", "", ""},
+		{"cursor", "", "", "pre_tool_call", ""},
+		{"claude", "", "PreToolUse", "", ""},
+		{"claude", "vscode", "PreToolUse", "", ""},
+	} {
+		deliver := DeliveredBy(tc.agent, tc.host, tc.agentEvent, tc.event)
+		if deliver == nil {
+			t.Errorf("%+v: nil", tc)
+			continue
+		}
+		if got, _ := deliver(ask); got != tc.want {
+			t.Errorf("%+v: delivered %q, want %q", tc, got, tc.want)
+		}
+	}
+	for _, unknown := range [][3]string{{"nobody", "", "PreToolUse"}, {"codex", "", "NoSuchEvent"}, {"claude", "nohost", "PreToolUse"}} {
+		if DeliveredBy(unknown[0], unknown[1], unknown[2], "") != nil {
+			t.Errorf("%v: not nil", unknown)
+		}
+	}
+}

@@ -28,6 +28,8 @@ type Entry struct {
 	// Agent is the agent the dispatch answered (`hook AGENT`, serve's
 	// forwarded hook; dispatcher.Record.Agent), for replay.
 	Agent string `json:"agent,omitempty"`
+	// AgentEvent is the event as that agent named it (Route.AgentEvent).
+	AgentEvent string `json:"agent_event,omitempty"`
 	// Decision, Message, Stop and StopReason are the outcome's.
 	Decision string `json:"decision"`
 	// Delivered is what the agent got where it was not Decision (Route.
@@ -179,6 +181,7 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 		With(tool != "", "tool", cutText(tool)).
 		With(r.Cwd != "", "cwd", r.Cwd).
 		With(agent != "", "agent", agent).
+		With(route.AgentEvent != "", "agent_event", cutText(route.AgentEvent)).
 		With(true, "decision", string(dec)).
 		With(delivered != "", "delivered", string(delivered)).
 		With(why != "", "delivered_why", why).

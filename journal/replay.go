@@ -37,6 +37,11 @@ type ReplayOptions struct {
 	// through: what names a rule that decides now by its id, as the
 	// journal names it. Without it such a rule is named by its text.
 	Names *ReplayNames
+	// Delivered, when set, is what the agent of record e makes of an
+	// outcome where that is not its decision (journal Route.Delivered: an
+	// ask the agent cannot put to a person is a refusal), so that the new
+	// side says what the agent would get, as the recorded one does.
+	Delivered func(e *Entry, o *protocol.Outcome) (protocol.Decision, string)
 }
 
 // ReplayNames is a dispatcher.Recorder that writes nothing: it keeps, of
@@ -73,7 +78,12 @@ func (n *ReplayNames) reset() {
 // Side is one outcome of a replayed event: the recorded one or the new one.
 type Side struct {
 	Decision string `json:"decision"`
-	Message  string `json:"message,omitempty"`
+	// Delivered and DeliveredWhy are what the agent got (recorded) or
+	// would get (now) where it is not Decision: "block" for an ask it
+	// cannot put to a person (Entry.Delivered).
+	Delivered    string `json:"delivered,omitempty"`
+	DeliveredWhy string `json:"delivered_why,omitempty"`
+	Message      string `json:"message,omitempty"`
 	// Hooks name the hooks that decided: those whose own decision is the
 	// outcome's (every one of them, since the fold lets the strongest
 	// decision win whoever else agrees); a rule by its id: when it has
@@ -134,7 +144,8 @@ type Difference struct {
 	Session string    `json:"session,omitempty"`
 	// Agent is the agent the record answered (the first of its callers),
 	// "" for a host's dispatch: what a decision comes to depends on it
-	// (an ask is a refusal where the agent cannot ask).
+	// (an ask is a refusal where the agent cannot ask: a side's
+	// Delivered says so).
 	Agent    string `json:"agent,omitempty"`
 	Recorded Side   `json:"recorded"`
 	Now      Side   `json:"now"`
@@ -275,6 +286,10 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 		rep.noteFailure(&o, opts.Names.fired())
 		rep.noteShadow(&o, opts.Names.fired())
 		if d, differs := compare(e, &o, opts.Names.fired()); differs {
+			if opts.Delivered != nil {
+				dec, why := opts.Delivered(e, &o)
+				d.Now.Delivered, d.Now.DeliveredWhy = string(dec), why
+			}
 			rep.Differences = append(rep.Differences, d)
 		}
 		return true
@@ -401,7 +416,7 @@ func compare(e *Entry, o *protocol.Outcome, rules []string) (Difference, bool) {
 		return Difference{}, false
 	}
 	d := Difference{Seq: e.Seq, Time: e.Time, Event: e.Event, Tool: e.Tool, Session: e.Session, Agent: protocol.FirstCaller(e.Agent),
-		Recorded: Side{Decision: e.Decision, Message: e.Message, Hooks: []string{}},
+		Recorded: Side{Decision: e.Decision, Delivered: e.Delivered, DeliveredWhy: e.DeliveredWhy, Message: e.Message, Hooks: []string{}},
 		Now:      Side{Decision: now, Message: o.Message, Hooks: []string{}}}
 	if e.Decision != string(protocol.DecisionNone) {
 		for _, h := range e.Hooks {

@@ -26,6 +26,10 @@ type Route struct {
 	// decided. Only the entrance that encodes the reply knows the agent
 	// and its event; the record keeps both sides.
 	Delivered func(o *protocol.Outcome) (delivered protocol.Decision, why string)
+	// AgentEvent is the event as the agent named it (PreToolUse,
+	// beforeReadFile), "" for a plain dispatch: what the agent makes of a
+	// decision depends on it, and replay asks again.
+	AgentEvent string
 }
 
 type routeKey struct{}

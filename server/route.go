@@ -23,7 +23,8 @@ const (
 func servedRoute(q url.Values) journal.Route {
 	route := journal.Route{ServedBy: "serve"}
 	if agent := q.Get(QueryAgent); agent != "" {
-		route.Delivered = agents.DeliveredBy(agent, q.Get(QueryAgentHost), q.Get(QueryAgentEvent))
+		route.Delivered = agents.DeliveredBy(agent, q.Get(QueryAgentHost), q.Get(QueryAgentEvent), "")
+		route.AgentEvent = q.Get(QueryAgentEvent)
 	}
 	return route
 }

@@ -16,10 +16,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/journal"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 type replayOptions struct {
@@ -163,7 +165,7 @@ func runReplay(a *app, o replayOptions) error {
 	var seen replaySeen
 	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
 	other := newOtherProjects(cli.Cwd())
-	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: other.fire(d.Fire), Root: root, Names: names})
+	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: other.fire(d.Fire), Root: root, Names: names, Delivered: replayDelivered})
 	rep.OtherProject, rep.FirstOtherProject = other.n, other.first
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -319,4 +321,16 @@ func (s *replaySeen) unreadable(rep *journal.ReplayReport) error {
 		return errors.New(msg)
 	}
 	return withHint(errors.New(msg), "set journal: {include_payload: true} in the config: the dispatches recorded from then on can be replayed")
+}
+
+// replayDelivered is what the agent that record e answered would make of
+// o where that is not o's decision (an ask Codex cannot put before a
+// tool is a refusal): the agent's event as recorded, else every event of
+// that agent's that maps to e's, when they agree.
+func replayDelivered(e *journal.Entry, o *protocol.Outcome) (protocol.Decision, string) {
+	deliver := agents.DeliveredBy(protocol.FirstCaller(e.Agent), "", e.AgentEvent, e.Event)
+	if deliver == nil {
+		return "", ""
+	}
+	return deliver(o)
 }

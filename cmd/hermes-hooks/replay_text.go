@@ -63,8 +63,17 @@ func differenceLine(d *journal.Difference) string {
 	if d.Agent != "" {
 		fmt.Fprintf(&b, " agent=%s", showWord(d.Agent))
 	}
-	fmt.Fprintf(&b, ": %s → %s | now: %s | recorded: %s", showCut(d.Recorded.Decision), showCut(d.Now.Decision), replaySide(&d.Now), replaySide(&d.Recorded))
+	fmt.Fprintf(&b, ": %s → %s | now: %s | recorded: %s", sideDecision(&d.Recorded), sideDecision(&d.Now), replaySide(&d.Now), replaySide(&d.Recorded))
 	return b.String()
+}
+
+// sideDecision is a side's decision, and what the agent got where that
+// differs ("ask (delivered as block)": an ask the agent cannot put).
+func sideDecision(s *journal.Side) string {
+	if s.Delivered == "" {
+		return showCut(s.Decision)
+	}
+	return showCut(s.Decision) + " (delivered as " + showCut(s.Delivered) + ")"
 }
 
 // replaySide names the hooks that decided and their message; "-" when none did.

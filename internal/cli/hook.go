@@ -315,7 +315,7 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 	// The journal's record (and what is exported of it) names the agent,
 	// and what it got where that is not the decision (an ask it cannot
 	// put to a person is a refusal).
-	ctx = journal.WithRoute(ctx, journal.Route{Agent: agent.Name, Delivered: func(o *protocol.Outcome) (protocol.Decision, string) {
+	ctx = journal.WithRoute(ctx, journal.Route{Agent: agent.Name, AgentEvent: call.AgentEvent, Delivered: func(o *protocol.Outcome) (protocol.Decision, string) {
 		return agent.Delivered(call, o)
 	}})
 	if !o.NoServer && !a.triedServer {
