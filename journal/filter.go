@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,12 +19,15 @@ type Filter struct {
 	Decision     string    // outcome decision: none, allow, ask, block; or what the agent got (Entry.Delivered)
 	Session      string
 	Hook         string // a part of a hook's command or of a rule's name (Rule)
+	// Would: an entry in mode: shadow (that Hook selects, when set) would
+	// have decided this (ShadowVerdict): none, allow, ask or block.
+	Would string
 }
 
 // FilterSpec is a filter as people write it: times as RFC 3339 or a
 // duration back from now, any event name, a decision's other names.
 type FilterSpec struct {
-	Since, Until, Event, Decision, Session, Hook string
+	Since, Until, Event, Decision, Session, Hook, Would string
 }
 
 // FilterError is a FilterSpec value that selects nothing a journal can
@@ -57,6 +61,14 @@ func NewFilter(s FilterSpec, now time.Time) (*Filter, error) {
 	if f.Decision, err = FilterDecision(s.Decision); err != nil {
 		return nil, err
 	}
+	if f.Would, err = FilterDecision(s.Would); err != nil {
+		var fe *FilterError
+		if errors.As(err, &fe) {
+			fe.Msg = strings.Replace(fe.Msg, "--decision", "--would", 1)
+			fe.Hint = strings.ReplaceAll(fe.Hint, "--decision", "--would")
+		}
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -70,18 +82,40 @@ func (f *Filter) Keep(e *Entry) bool {
 		f.Session != "" && e.Session != f.Session:
 		return false
 	}
-	if f.Hook == "" {
+	if f.Hook == "" && f.Would == "" {
 		return true
 	}
-	for _, h := range e.Hooks {
+	for i := range e.Hooks {
+		h := &e.Hooks[i]
 		// A rule is also found by its name (its id:, else its file and
 		// line): the name the journal and export give it, which outlives
 		// edits to its expression.
-		if strings.Contains(h.Command, f.Hook) || strings.Contains(h.Rule, f.Hook) {
+		if f.Hook != "" && !strings.Contains(h.Command, f.Hook) && !strings.Contains(h.Rule, f.Hook) {
+			continue
+		}
+		if verdict, ok := ShadowVerdict(h); f.Would == "" || ok && verdict == f.Would {
 			return true
 		}
 	}
 	return false
+}
+
+// ShadowVerdict is what h, a hook in mode: shadow that answered, would
+// have decided (its would's decision: allow, ask or block; none when it
+// asked for no decision, "would" empty or only effects such as context);
+// ok is false for a hook not in mode: shadow, and for one that did not
+// answer (skipped, failed, timed out), which would have decided nothing
+// either but tells nothing of what its entry decides.
+func ShadowVerdict(h *HookEntry) (verdict string, ok bool) {
+	if !h.Shadow || !h.Ran || h.Error != "" || h.TimedOut {
+		return "", false
+	}
+	v, _, _ := strings.Cut(h.Would, ":")
+	switch v {
+	case "allow", "ask", "block":
+		return v, true
+	}
+	return "none", true
 }
 
 // ParseWhen reads an RFC 3339 time or a duration back from now ("" is

@@ -25,6 +25,7 @@ type logOptions struct {
 	since, until   string
 	event, session string
 	decision, hook string
+	would          string
 	json, follow   bool
 	// last, when more than 0, keeps only the newest last records (of
 	// those already there, with -f).
@@ -46,12 +47,16 @@ got as a refusal, where it cannot ask: the line says "delivered as block"). -f k
 until interrupted. Both say on stderr where the hash chain is broken (-f for
 each break it reads, at most ten). -n N shows the newest N records that pass
 the filters (with -f, the newest N already there, then each new one).
+--would DECISION selects the records where an entry in mode: shadow would
+have decided DECISION (none: it answered and would have decided nothing);
+with --hook, that entry is one --hook names.
 
 'hermes-hooks log verify' checks the hash chain.`,
 		Example: `  hermes-hooks log -n 20
   hermes-hooks log --since 1h --decision block
   hermes-hooks log --event pre_tool_call --hook guard.sh --json | jq .hooks
   hermes-hooks log --hook team/no-force-push   # a rule, by its id: (else its file:line)
+  hermes-hooks log --would block --since 7d     # what entries in mode: shadow would have blocked
   hermes-hooks log -f
   hermes-hooks log verify`,
 		Args: exactArgs(0, "no arguments"),
@@ -66,6 +71,7 @@ the filters (with -f, the newest N already there, then each new one).
 	f.StringVar(&o.event, "event", "", "only this event (any name test accepts: pre_tool_call, PreToolUse, …)")
 	f.StringVar(&o.decision, "decision", "", "only this outcome decision: block, allow, ask or none (deny and approve are accepted too)")
 	f.StringVar(&o.session, "session", "", "only this session id")
+	f.StringVar(&o.would, "would", "", "only records where an entry in mode: shadow would have decided this: block, ask, allow or none")
 	f.StringVar(&o.hook, "hook", "", "only dispatches that ran a hook whose command, or a rule whose name (id:, else file:line), contains this text")
 	f.BoolVar(&o.json, "json", false, "print the records as they are written (JSON Lines)")
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing new records until interrupted")
@@ -185,7 +191,7 @@ func (a *app) journalMissing(path, named, what string) (missing bool, err error)
 // taken back from one now.
 func newLogFilter(o logOptions) (*journal.Filter, error) {
 	f, err := journal.NewFilter(journal.FilterSpec{Since: o.since, Until: o.until, Event: o.event,
-		Decision: o.decision, Session: o.session, Hook: o.hook}, time.Now())
+		Decision: o.decision, Session: o.session, Hook: o.hook, Would: o.would}, time.Now())
 	var fe *journal.FilterError
 	if errors.As(err, &fe) {
 		return nil, usageErr(fe.Hint, "%s", fe.Msg)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -58,6 +57,6 @@ func (s *logShadowWould) note(a *app) {
 	if s == nil || s.n == 0 {
 		return
 	}
-	fmt.Fprintf(a.Err, "hermes-hooks: note: %s a would-be %s of an entry in mode: shadow (%s), which decided nothing there: --decision selects what was decided; hermes-hooks log --hook %s shows them\n",
-		report.Count(s.n, "record holds", "records hold"), s.want, showCut(s.name), show(shquote.IfNeeded(s.name)))
+	fmt.Fprintf(a.Err, "hermes-hooks: note: %s a would-be %s of an entry in mode: shadow (%s), which decided nothing there: --decision selects what was decided; hermes-hooks log --would %s shows them\n",
+		report.Count(s.n, "record holds", "records hold"), s.want, showCut(s.name), s.want)
 }
