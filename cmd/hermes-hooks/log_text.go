@@ -64,6 +64,10 @@ func journalLine(e *journal.Entry) string {
 			b.WriteString(" shadow")
 			if h.Would != "" {
 				fmt.Fprintf(&b, " would %q", showCut(h.Would))
+			} else if _, answered := journal.ShadowVerdict(&h); answered {
+				// It answered and asked for nothing (a rule that is
+				// false, an OPA policy's {}): said, not left bare.
+				b.WriteString(" would none")
 			}
 		default:
 			fmt.Fprintf(&b, " %s", showCut(h.Decision))
