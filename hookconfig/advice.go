@@ -51,7 +51,7 @@ func (cfg *Config) Advice() []Warning {
 		}
 		out = append(out, unlistedAdvice(e)...)
 		if e.Shadow && cfg.Journal.Off {
-			out = append(out, shadowUnrecordedAdvice(e))
+			out = append(out, shadowUnrecordedAdvice(e, cfg.Journal.OffBy))
 		}
 	}
 	return out
@@ -60,9 +60,14 @@ func (cfg *Config) Advice() []Warning {
 // shadowUnrecordedAdvice is about an entry in mode: shadow while the
 // journal is off: it decides nothing, and what it would decide goes to a
 // journal that is not written, so the rule being tried is seen nowhere.
-func shadowUnrecordedAdvice(e *Entry) Warning {
+// offBy is the config's words that turned the journal off, quoted as
+// written (JournalConfig.OffBy).
+func shadowUnrecordedAdvice(e *Entry, offBy string) Warning {
+	if offBy == "" {
+		offBy = "journal: false"
+	}
 	return Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".mode", Minor: true,
-		Message: ".mode: shadow records what the entry would decide in the journal, which journal: false turns off: it decides nothing and is recorded nowhere; turn the journal on, or drop mode: shadow"}
+		Message: ".mode: shadow records what the entry would decide in the journal, which " + offBy + " turns off: it decides nothing and is recorded nowhere; turn the journal on, or drop mode: shadow"}
 }
 
 // entryKeyPath is the key path of an entry in its file: for a settings

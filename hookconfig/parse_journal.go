@@ -18,14 +18,28 @@ type JournalConfig struct {
 	// Path is the live journal file ("" for the default), ~ expanded and
 	// made absolute against the config's directory.
 	Path string
-	// Off is enabled: false.
-	Off bool
+	// Off is enabled: false; OffBy how the config said so, as written
+	// ("journal: false", "journal: {enabled: no}"), for the messages
+	// about it.
+	Off   bool
+	OffBy string
 	// IncludePayload keeps each dispatch's fields whole instead of their
 	// SHA-256 only: tool arguments can hold secrets, so it is opt-in.
 	IncludePayload bool
 	// MaxBytes is the size at which the live file is rotated (0: the
 	// default).
 	MaxBytes int64
+}
+
+// setOff turns the journal off (or on) as the config's words said: OffBy
+// is set only while it is off, so that a journal left on by its words
+// (enabled: true) is still the zero JournalConfig a layer that may not
+// set it compares with.
+func (j *JournalConfig) setOff(off bool, said string) {
+	j.Off, j.OffBy = off, ""
+	if off {
+		j.OffBy = said
+	}
 }
 
 // parseJournal reads journal: {path, enabled, include_payload, max_bytes}.
@@ -37,7 +51,7 @@ func (cfg *Config) parseJournal(n *yaml.Node) {
 	}
 	if b, ok := pyyaml.Bool(n); ok {
 		// journal: false is the short way to turn it off.
-		cfg.Journal.Off = !b
+		cfg.Journal.setOff(!b, "journal: "+n.Value)
 		return
 	}
 	if n.Kind != yaml.MappingNode {
@@ -60,7 +74,7 @@ func (cfg *Config) parseJournal(n *yaml.Node) {
 				cfg.warn("journal.enabled", "must be true or false (got "+pyyaml.Repr(v)+"); keeping the journal on")
 				continue
 			}
-			cfg.Journal.Off = !b
+			cfg.Journal.setOff(!b, "journal: {enabled: "+v.Value+"}")
 		case "include_payload":
 			b, ok := pyyaml.Bool(v)
 			if !ok {
