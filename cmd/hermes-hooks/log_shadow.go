@@ -37,7 +37,7 @@ func newLogShadowWould(lf *journal.Filter) *logShadowWould {
 // see counts e when the other filters pass it and it did not decide what
 // --decision wants, but a shadow entry of it would have.
 func (s *logShadowWould) see(e *journal.Entry) {
-	if s == nil || e.Decision == s.want || !s.others.Keep(e) {
+	if s == nil || e.Decision == s.want || e.Delivered == s.want || !s.others.Keep(e) {
 		return
 	}
 	for _, h := range e.Hooks {
