@@ -133,3 +133,50 @@ func TestParseWhenDays(t *testing.T) {
 		}
 	}
 }
+
+// Would selects by what a shadow entry that answered would have decided
+// (with Hook, that entry); Decision also by what the agent got.
+func TestFilterWouldAndDelivered(t *testing.T) {
+	shadow := func(cmd, would string) HookEntry {
+		return HookEntry{Command: cmd, Ran: true, Decision: "none", Shadow: true, Would: would}
+	}
+	failed := HookEntry{Command: "opa: x", Ran: true, Shadow: true, Error: "500"}
+	entries := map[string]*Entry{
+		"block":     {Decision: "none", Hooks: []HookEntry{shadow("a.sh", "block: no")}},
+		"context":   {Decision: "none", Hooks: []HookEntry{shadow("b.sh", "context")}},
+		"nothing":   {Decision: "none", Hooks: []HookEntry{shadow("c.sh", "")}},
+		"failed":    {Decision: "none", Hooks: []HookEntry{failed}},
+		"enforced":  {Decision: "block", Hooks: []HookEntry{{Command: "a.sh", Ran: true, Decision: "block"}}},
+		"delivered": {Decision: "ask", Delivered: "block", Hooks: []HookEntry{{Command: "d.sh", Ran: true, Decision: "ask"}}},
+	}
+	for _, c := range []struct {
+		spec FilterSpec
+		want []string
+	}{
+		{FilterSpec{Would: "block"}, []string{"block"}},
+		{FilterSpec{Would: "deny", Hook: "a.sh"}, []string{"block"}},
+		{FilterSpec{Would: "block", Hook: "b.sh"}, nil},
+		{FilterSpec{Would: "none"}, []string{"context", "nothing"}},
+		{FilterSpec{Decision: "block"}, []string{"delivered", "enforced"}},
+		{FilterSpec{Decision: "ask"}, []string{"delivered"}},
+	} {
+		f, err := NewFilter(c.spec, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for name, e := range entries {
+			if f.Keep(e) {
+				got = append(got, name)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%+v keeps %v, want %v", c.spec, got, c.want)
+		}
+	}
+	var fe *FilterError
+	if _, err := NewFilter(FilterSpec{Would: "maybe"}, time.Now()); !errors.As(err, &fe) || !strings.Contains(fe.Msg, "--would") {
+		t.Errorf("--would maybe: %v", err)
+	}
+}
