@@ -9,7 +9,7 @@ import (
 // Delivered is what the agent (or the host calling) carries out of o where
 // that is not o's decision: an ask it cannot put to a person where c was
 // made (Codex before a tool, Windsurf, Kiro CLI, Cline, Cursor's file
-// read) reaches it as a refusal, so Delivered is block, and why says what
+// read, Claude Code's PreSkillShellCommand) reaches it as a refusal, so Delivered is block, and why says what
 // the agent could not do ("Codex cannot ask from a PreToolUse hook; this
 // call is refused"). It is "" when the agent gets o's decision as decided.
 //
