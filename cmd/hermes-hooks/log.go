@@ -42,9 +42,9 @@ config's journal: block says otherwise, or --journal names another): one line
 per dispatch that ran a hook, oldest first, across rotated files. Filters
 combine. --since and --until take RFC 3339 times or durations back from now
 (1h, 30m, 7d); --event takes any event name (PreToolUse too); --decision none,
-allow, ask or block (deny and approve too; block also selects an ask the agent
-got as a refusal, where it cannot ask: the line says "delivered as block"). -f keeps following the journal
-until interrupted. Both say on stderr where the hash chain is broken (-f for
+allow, ask or block (deny and approve too; block also selects an ask the
+agent got as a refusal where it cannot ask: the line says "delivered as
+block"). -f keeps following the journal until interrupted. Both say on stderr where the hash chain is broken (-f for
 each break it reads, at most ten). -n N shows the newest N records that pass
 the filters (with -f, the newest N already there, then each new one).
 --would DECISION selects the records where an entry in mode: shadow would
