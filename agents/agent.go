@@ -228,9 +228,9 @@ type Call struct {
 	// Host is the program that called when it is not the agent itself
 	// (VS Code running Claude Code's settings); nil for the agent.
 	Host *Host
-	// askRefused, when set, receives what askRefused said the agent
-	// cannot do (Delivered's probe of an encoding).
-	askRefused *string
+	// refused, when set, receives why the encoding refused a call the
+	// outcome did not block (refuses: Delivered's probe of an encoding).
+	refused *string
 }
 
 // RunBy lists the agents whose hook files the caller runs itself, so that
@@ -447,7 +447,8 @@ func jsonReply(obj protocol.Object) Reply {
 // rewriteRefusal is the refusal of a call a hook rewrote, for an agent
 // (title) that runs a call as announced or not at all: the model gets the
 // rewritten arguments to retry with.
-func rewriteRefusal(title string, o *protocol.Outcome) string {
+func rewriteRefusal(c *Call, title string, o *protocol.Outcome) string {
+	c.refuses(title + " cannot run rewritten arguments; this call is refused")
 	return "hermes-hooks: a hook rewrote this call, and " + title + " cannot run rewritten arguments; it is refused. Retry with: " +
 		string(pyjson.Encode(o.Args, pyjson.Compact))
 }
@@ -456,10 +457,18 @@ func rewriteRefusal(title string, o *protocol.Outcome) string {
 // person where c was made (cannot: what it cannot do, and what happens
 // instead): the hook's question, then why no one was asked, so a rule's
 // "ask before pushing to main" does not read as a ban no approval lifts.
-// Every such refusal goes through here: Delivered reads it.
 func askRefused(c *Call, o *protocol.Outcome, cannot string) string {
-	if c.askRefused != nil {
-		*c.askRefused = cannot
-	}
+	c.refuses(cannot)
 	return firstNonEmpty(o.Message, "A hook asks for a person's approval") + " (hermes-hooks: " + cannot + ")"
+}
+
+// refuses notes, for Delivered, that the encoding of c refuses the call
+// where the outcome asked for something else (an ask, a rewrite, a stop
+// the agent cannot carry out there), and why: what the agent cannot do and
+// what it does instead. Every encoder calls it where it turns such an
+// outcome into a refusal; the first reason stands.
+func (c *Call) refuses(why string) {
+	if c.refused != nil && *c.refused == "" {
+		*c.refused = why
+	}
 }

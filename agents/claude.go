@@ -253,20 +253,19 @@ func withMembers(obj protocol.Object, members map[string]any) protocol.Object {
 // and the reply does not rest on its translating a decision it cannot keep.
 func permissionDecision(c *Call, o *protocol.Outcome) (string, string) {
 	ev := c.Event
+	title := c.Agent.Title
+	if c.Host != nil {
+		title = c.Host.Title
+	}
 	switch {
 	case ev.RefusesAsk && o.Decision == protocol.DecisionAsk:
-		if c.askRefused != nil {
-			title := c.Agent.Title
-			if c.Host != nil {
-				title = c.Host.Title
-			}
-			*c.askRefused = title + " cannot ask at " + ev.Name + " (" + protocol.AskRefusedReason + "); this call is refused"
-		}
+		c.refuses(title + " cannot ask at " + ev.Name + " (" + protocol.AskRefusedReason + "); this call is refused")
 		if o.Message == "" {
 			return "deny", protocol.AskRefusedReason
 		}
 		return "deny", o.Message + "; " + protocol.AskRefusedReason
 	case ev.RefusesInputChange && o.Args != nil && o.Decision != protocol.DecisionBlock:
+		c.refuses(title + " cannot run rewritten arguments at " + ev.Name + " (" + protocol.InputChangeRefusedReason + "); this call is refused")
 		return "deny", protocol.InputChangeRefusedReason
 	}
 	decision := map[protocol.Decision]string{

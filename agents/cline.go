@@ -237,6 +237,7 @@ func encodeCline(c *Call, o *protocol.Outcome) Reply {
 		case o.Args != nil && sdk:
 			obj = protocol.Object{{Key: "overrideInput", Value: clineSDKInput(c, o.Args)}}
 		case o.Args != nil:
+			c.refuses("Cline cannot run rewritten arguments; the task is stopped")
 			cancel("hermes-hooks: a hook rewrote this call, and Cline cannot run rewritten arguments; the task is stopped. Rewritten arguments: " +
 				string(pyjson.Encode(o.Args, pyjson.Compact)))
 		}

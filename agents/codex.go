@@ -192,6 +192,8 @@ func encodeCodex(c *Call, o *protocol.Outcome) Reply {
 			reason := codexReason(o.Message, o.StopReason)
 			if o.Decision == protocol.DecisionAsk {
 				reason = askRefused(c, o, "Codex cannot ask from a PreToolUse hook; this call is refused")
+			} else if o.Decision != protocol.DecisionBlock {
+				c.refuses("Codex cannot stop the agent from a PreToolUse hook; this call is refused")
 			}
 			hso = append(hso, protocol.KV{Key: "permissionDecision", Value: "deny"},
 				protocol.KV{Key: "permissionDecisionReason", Value: reason})

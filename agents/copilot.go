@@ -247,6 +247,9 @@ func encodeCopilot(c *Call, o *protocol.Outcome) Reply {
 		perm := map[protocol.Decision]string{protocol.DecisionBlock: "deny", protocol.DecisionAsk: "ask", protocol.DecisionAllow: "allow"}[o.Decision]
 		if o.Stop {
 			perm = "deny" // no stop here: at least the tool does not run
+			if o.Decision != protocol.DecisionBlock {
+				c.refuses("Copilot cannot stop the agent before a tool; this call is refused")
+			}
 		}
 		if perm != "" {
 			add("permissionDecision", perm)

@@ -169,9 +169,12 @@ func encodeCursor(c *Call, o *protocol.Outcome) Reply {
 		rewriteLost := o.Args != nil && c.AgentEvent != "preToolUse"
 		if c.Event.Gating() && perm != "deny" && (o.Stop || rewriteLost) {
 			reason := firstNonEmpty(o.StopReason, o.Message, "Stopped by hook") + " (hermes-hooks: a hook asked to stop the agent, which Cursor cannot do before a tool; this call is refused)"
+			if o.Stop {
+				c.refuses("Cursor cannot stop the agent before a tool; this call is refused")
+			}
 			if !o.Stop {
 				// An ask's question first: the retried call is asked.
-				reason = textutil.JoinNonEmpty("\n\n", o.Message, rewriteRefusal("Cursor's "+c.AgentEvent, o))
+				reason = textutil.JoinNonEmpty("\n\n", o.Message, rewriteRefusal(c, "Cursor's "+c.AgentEvent, o))
 			}
 			obj = append(obj, protocol.KV{Key: "permission", Value: "deny"},
 				protocol.KV{Key: "user_message", Value: reason}, protocol.KV{Key: "agent_message", Value: reason})

@@ -9,19 +9,22 @@ import (
 // Delivered is what the agent (or the host calling) carries out of o where
 // that is not o's decision: an ask it cannot put to a person where c was
 // made (Codex before a tool, Windsurf, Kiro CLI, Cline, Cursor's file
-// read, Claude Code's PreSkillShellCommand) reaches it as a refusal, so Delivered is block, and why says what
-// the agent could not do ("Codex cannot ask from a PreToolUse hook; this
-// call is refused"). It is "" when the agent gets o's decision as decided.
+// read, Claude Code's PreSkillShellCommand), a stop or a rewrite it cannot
+// carry out there (Kiro CLI, Windsurf, Cursor, Qwen Code …) reaches it as
+// a refusal, so Delivered is block, and why says what the agent could not
+// do ("Codex cannot ask from a PreToolUse hook; this call is refused"). It
+// is "" when the agent gets o as decided.
 //
 // It encodes o as Encode does and reads which way the encoding went
-// (askRefused), so that what the journal says the agent got and the reply
-// it got cannot disagree.
+// (Call.refuses), so that what the journal says the agent got and the
+// reply it got cannot disagree.
 func (a *Agent) Delivered(c *Call, o *protocol.Outcome) (delivered protocol.Decision, why string) {
-	if c == nil || c.Event == nil || o == nil || o.Decision != protocol.DecisionAsk {
+	if c == nil || c.Event == nil || o == nil || o.Decision == protocol.DecisionBlock ||
+		o.Decision != protocol.DecisionAsk && o.Args == nil && !o.Stop {
 		return "", ""
 	}
 	probe := *c
-	probe.askRefused = &why
+	probe.refused = &why
 	a.encodeFor(&probe, o)
 	if why == "" {
 		return "", ""

@@ -8,30 +8,52 @@ import (
 )
 
 // TestDeliveredIsWhatTheReplySays: for every agent and host × every gating
-// event, Delivered says block exactly where the agent reads the reply to an
-// ask as a refusal (readers, as TestGatingDecisionsNeverRunTheOriginalCall
-// reads them), with the agent's reason; where the agent asks, it says
-// nothing. The journal records Delivered: a person reading `log` must not
-// believe a user was asked where the agent refused the call.
+// event × every outcome a hook can ask for that is not a block (an ask, a
+// rewrite, a stop, and these together), Delivered says block exactly where
+// the agent reads the reply as a refusal and not as what was asked (readers, as
+// TestGatingDecisionsNeverRunTheOriginalCall reads them), with the agent's
+// reason; where the agent carries the outcome out, it says nothing. The
+// journal records Delivered: a person reading `log` must not believe a user
+// was asked, a call rewritten or the agent stopped where the agent refused
+// the call instead.
 func TestDeliveredIsWhatTheReplySays(t *testing.T) {
-	refusing := 0
+	neutral := map[string]any{"command": "true"}
+	outcomes := []struct {
+		name string
+		o    protocol.Outcome
+		why  string // what the reason says the agent cannot do
+	}{
+		{"ask", protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?"}, "cannot ask"},
+		{"rewrite", protocol.Outcome{Args: neutral}, "rewritten"},
+		{"stop", protocol.Outcome{Stop: true, StopReason: "enough"}, "stop"},
+		{"ask+rewrite", protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?", Args: neutral}, "cannot"},
+		{"allow+rewrite", protocol.Outcome{Decision: protocol.DecisionAllow, Args: neutral}, "rewritten"},
+		{"stop+ask", protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?", Stop: true}, "cannot"},
+	}
+	refusing := map[string]int{}
 	for _, gc := range gatingCalls(t) {
 		reader, ok := readers[gc.name]
 		if !ok {
 			continue // TestGatingDecisionsNeverRunTheOriginalCall says so
 		}
 		a, c := gc.call.Agent, gc.call
-		o := protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionAsk, Message: "sure?"}
-		got := reader(c.AgentEvent, a.Encode(c, &o))
-		dec, why := a.Delivered(c, &o)
-		switch {
-		case got.refused && !got.asks:
-			refusing++
-			if dec != protocol.DecisionBlock || !strings.Contains(why, "cannot ask") {
-				t.Errorf("%s %s: the agent refuses an ask, Delivered = %q, %q; want block and why", gc.name, c.AgentEvent, dec, why)
+		for _, tc := range outcomes {
+			o := tc.o
+			o.Event = c.Event.Name
+			got := reader(c.AgentEvent, a.Encode(c, &o))
+			dec, why := a.Delivered(c, &o)
+			// Carried out: each part of the outcome as asked (Cline's
+			// cancel is its refusal and stops the task: a stop carried).
+			carried := (o.Decision != protocol.DecisionAsk || got.asks) && (o.Args == nil || got.rewritten) && (!o.Stop || got.stops)
+			switch {
+			case got.refused && !carried:
+				refusing[tc.name]++
+				if dec != protocol.DecisionBlock || !strings.Contains(why, tc.why) {
+					t.Errorf("%s %s %s: the agent refuses the call, Delivered = %q, %q; want block and why (%q)", gc.name, c.AgentEvent, tc.name, dec, why, tc.why)
+				}
+			case dec != "" || why != "":
+				t.Errorf("%s %s %s: the agent reads %+v, Delivered = %q, %q; want none", gc.name, c.AgentEvent, tc.name, got, dec, why)
 			}
-		case dec != "" || why != "":
-			t.Errorf("%s %s: the agent reads %+v, Delivered = %q, %q; want none", gc.name, c.AgentEvent, got, dec, why)
 		}
 		// Any other decision is delivered as decided.
 		for _, d := range []protocol.Decision{protocol.DecisionBlock, protocol.DecisionAllow, protocol.DecisionNone} {
@@ -40,8 +62,12 @@ func TestDeliveredIsWhatTheReplySays(t *testing.T) {
 			}
 		}
 	}
-	if refusing < 5 {
-		t.Errorf("%d calls refuse an ask; want Codex, Windsurf, Kiro CLI, Cline and Cursor's file read at least", refusing)
+	// Codex, Windsurf, Kiro CLI, Cline and Cursor's file read cannot ask;
+	// Windsurf and Kiro CLI cannot run a rewritten call or stop the agent.
+	for name, least := range map[string]int{"ask": 5, "rewrite": 3, "stop": 2} {
+		if refusing[name] < least {
+			t.Errorf("%d calls refuse a %s; want %d at least", refusing[name], name, least)
+		}
 	}
 }
 

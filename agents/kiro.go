@@ -223,11 +223,12 @@ func kiroRefusal(c *Call, o *protocol.Outcome) string {
 	case o.Decision == protocol.DecisionBlock:
 		return blockReason(o)
 	case o.Stop:
+		c.refuses("Kiro CLI cannot stop the agent from a hook; this call is refused")
 		return firstNonEmpty(o.StopReason, o.Message, "Stopped by hook") + " (hermes-hooks: a hook asked to stop the agent, which Kiro CLI cannot do from a hook; this call is refused)"
 	case o.Decision == protocol.DecisionAsk:
 		return askRefused(c, o, "Kiro CLI cannot ask from a hook; this call is refused")
 	case o.Args != nil && c.Event.Tool:
-		return rewriteRefusal("Kiro CLI", o)
+		return rewriteRefusal(c, "Kiro CLI", o)
 	}
 	return ""
 }

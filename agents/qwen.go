@@ -371,8 +371,12 @@ func encodeQwen(c *Call, o *protocol.Outcome) Reply {
 		}
 		switch {
 		case refused:
+			if o.Decision != protocol.DecisionBlock {
+				c.refuses("Qwen Code cannot stop the agent before a tool; this call is refused")
+			}
 			deny(reason)
 		case o.Args != nil:
+			c.refuses("Qwen Code cannot run rewritten arguments before a tool; this call is refused")
 			deny(qwenRewriteReason(o))
 		case o.Decision == protocol.DecisionAsk || o.Decision == protocol.DecisionAllow:
 			addHSO("permissionDecision", map[protocol.Decision]string{protocol.DecisionAsk: "ask", protocol.DecisionAllow: "allow"}[o.Decision])

@@ -46,7 +46,7 @@ var readers = map[string]func(agentEvent string, r Reply) read{
 	"windsurf": func(_ string, r Reply) read { return read{refused: r.Exit == 2} },
 	"cline": func(ev string, r Reply) read {
 		obj := replyObject(r)
-		return read{refused: obj["cancel"] == true,
+		return read{refused: obj["cancel"] == true, stops: obj["cancel"] == true,
 			rewritten: obj["overrideInput"] != nil && clineFile(ev) != ev,
 			context:   obj["contextModification"] != nil}
 	},

@@ -60,7 +60,7 @@ func hostArgs(c *Call, o *protocol.Outcome, title string) *protocol.Outcome {
 	out := *o
 	host, ok := s.back(o.Args, sent)
 	if !ok {
-		out.Decision, out.Message, out.Args = protocol.DecisionBlock, rewriteRefusal(title, o), nil
+		out.Decision, out.Message, out.Args = protocol.DecisionBlock, rewriteRefusal(c, title, o), nil
 		return &out
 	}
 	var stale []string
@@ -73,6 +73,7 @@ func hostArgs(c *Call, o *protocol.Outcome, title string) *protocol.Outcome {
 	if len(stale) > 0 {
 		sort.Strings(stale)
 		out.Decision, out.Args = protocol.DecisionBlock, nil
+		c.refuses(title + " would run other arguments than the guards judged of a rewritten call; this call is refused")
 		out.Message = "hermes-hooks: a hook rewrote this call, and what the guards judged of it (" + strings.Join(stale, ", ") +
 			") is not what " + title + " would run from it: it is refused. Rewrite the arguments " + title + " reads, and those the guards read to match"
 		return &out

@@ -151,12 +151,15 @@ func encodeWindsurf(c *Call, o *protocol.Outcome) Reply {
 	case o.Decision == protocol.DecisionAsk:
 		msg = askRefused(c, o, "Windsurf cannot ask from a hook; this call is refused")
 	case o.Decision == protocol.DecisionBlock || o.Stop:
+		if o.Decision != protocol.DecisionBlock {
+			c.refuses("Windsurf cannot stop the agent from a hook; this call is refused")
+		}
 		msg = firstNonEmpty(o.Message, o.StopReason, protocol.ClaudeDefaultBlockReason)
 	case o.Args != nil && c.Event.Tool:
 		// Windsurf runs the call as it announced it or not at all: a
 		// rewrite that cannot be applied refuses the call, with the
 		// rewritten arguments for the model to retry with.
-		msg = rewriteRefusal("Windsurf", o)
+		msg = rewriteRefusal(c, "Windsurf", o)
 	default:
 		return Quiet
 	}

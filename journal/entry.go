@@ -34,7 +34,8 @@ type Entry struct {
 	Decision string `json:"decision"`
 	// Delivered is what the agent got where it was not Decision (Route.
 	// Delivered): "block" for an ask the agent could not put to a person,
-	// which it refused instead, DeliveredWhy saying why. "" in a record
+	// or a stop or rewrite it could not carry out, which it refused
+	// instead, DeliveredWhy saying why. "" in a record
 	// the agent got as decided, and in records written before the field.
 	Delivered    string `json:"delivered,omitempty"`
 	DeliveredWhy string `json:"delivered_why,omitempty"`
