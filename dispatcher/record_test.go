@@ -99,8 +99,8 @@ func TestParseJournal(t *testing.T) {
 		warning string
 	}{
 		{"", hookconfig.JournalConfig{}, ""},
-		{"journal: false", hookconfig.JournalConfig{Off: true}, ""},
-		{"journal: {enabled: false}", hookconfig.JournalConfig{Off: true}, ""},
+		{"journal: false", hookconfig.JournalConfig{Off: true, OffBy: "journal: false"}, ""},
+		{"journal: {enabled: false}", hookconfig.JournalConfig{Off: true, OffBy: "journal: {enabled: false}"}, ""},
 		{"journal: {path: j.jsonl, include_payload: true, max_bytes: 1048576}", hookconfig.JournalConfig{Path: "j.jsonl", IncludePayload: true, MaxBytes: 1 << 20}, ""},
 		{"journal: {max_bytes: 10}", hookconfig.JournalConfig{}, "journal.max_bytes: must be a whole number of bytes, at least 4096"},
 		{"journal: {enabled: maybe}", hookconfig.JournalConfig{}, "journal.enabled: must be true or false"},
