@@ -71,6 +71,7 @@ func options() []expr.Option {
 		expr.Function(mulFn, mul, new(func(any, any) any)),
 		expr.Function(sumFn, sumOf, new(func(any) any)),
 		expr.Function(matchesFn, matches, new(func(any, any) bool)),
+		expr.Function(matchesConstFn, matchesConst, new(func(any, *lazyPattern) bool)),
 		expr.Function("int", toInt, new(func(any) int)),
 		expr.Function("abs", absOf, new(func(any) any)),
 		expr.Function("toJSON", toJSON, new(func(any) string)),

@@ -84,6 +84,7 @@ func (g *guard) Visit(node *ast.Node) {
 		g.arith(node, n)
 		if n.Operator == "matches" {
 			g.dynamicMatch(node, n)
+			g.constMatch(node, n)
 			g.stepMatch(node)
 		}
 	case *ast.UnaryNode:
@@ -145,7 +146,7 @@ func (g *guard) typeCall(call *ast.CallNode, callee *ast.IdentifierNode, name st
 }
 
 func (g *guard) name(n ast.Node, name string) {
-	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != subFn && name != mulFn && name != sumFn && name != matchesFn && name != commandsFn {
+	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != subFn && name != mulFn && name != sumFn && name != matchesFn && name != matchesConstFn && name != commandsFn {
 		g.fail(n, fmt.Sprintf("%s() is not allowed in rules", name))
 	}
 }

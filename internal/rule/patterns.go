@@ -2,9 +2,13 @@ package rule
 
 import (
 	"fmt"
+	"reflect"
+	"regexp"
 	"regexp/syntax"
+	"sync"
 
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/vm/runtime"
 )
 
 // patterns keeps a constant pattern (`x matches "..."`) from being
@@ -118,4 +122,94 @@ func progSize(re *syntax.Regexp, limit int) int {
 		n = 1
 	}
 	return min(n, limit)
+}
+
+// matchesConstFn is the function the guard puts in place of `x matches
+// "PATTERN"`. expr's compiler compiles every constant pattern of a
+// program when it emits it, so a one-shot start with the ready-made rule
+// files compiled ~130 patterns (most of them behind a test of the line
+// that the firing fails: `git status` names no download), fifteen of them
+// the same ssh pattern. Behind this call a pattern is compiled the first
+// time a firing reaches it, once per process for every rule that spells
+// it. It decides as expr's OpMatchesConst does (nil: false; a string or
+// bytes: the match). A rule cannot spell the name.
+const matchesConstFn = "#matchesConst"
+
+// lazyPattern is one constant pattern, compiled on first use. Its syntax
+// and size were checked when the rule compiled (patterns.Visit), so
+// compiling it cannot fail in a way a rule's author has not been told of.
+type lazyPattern struct {
+	text string
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
+}
+
+func (p *lazyPattern) compiled() (*regexp.Regexp, error) {
+	p.once.Do(func() { p.re, p.err = regexp.Compile(p.text) })
+	return p.re, p.err
+}
+
+// String shows the pattern in a program's disassembly.
+func (p *lazyPattern) String() string { return p.text }
+
+// maxSharedPatterns bounds the patterns patternFor remembers: serve
+// compiles each reload's rules anew, and a long-lived process whose
+// rules keep changing must not keep every pattern it ever read. Past it
+// the table starts again (rules compiled before keep theirs).
+const maxSharedPatterns = 4096
+
+var sharedPatterns struct {
+	sync.Mutex
+	m map[string]*lazyPattern
+}
+
+// patternFor is the process's lazyPattern for text.
+func patternFor(text string) *lazyPattern {
+	sharedPatterns.Lock()
+	defer sharedPatterns.Unlock()
+	if p := sharedPatterns.m[text]; p != nil {
+		return p
+	}
+	if sharedPatterns.m == nil || len(sharedPatterns.m) >= maxSharedPatterns {
+		sharedPatterns.m = make(map[string]*lazyPattern)
+	}
+	p := &lazyPattern{text: text}
+	sharedPatterns.m[text] = p
+	return p
+}
+
+func matchesConst(params ...any) (any, error) {
+	if runtime.IsNil(params[0]) {
+		return false, nil
+	}
+	re, err := params[1].(*lazyPattern).compiled()
+	if err != nil {
+		return nil, err
+	}
+	switch s := params[0].(type) {
+	case string:
+		return re.MatchString(s), nil
+	case []byte:
+		return re.Match(s), nil
+	}
+	// What expr's OpMatchesConst panics with, and its VM reports.
+	return nil, fmt.Errorf("interface conversion: interface {} is %T, not []uint8", params[0])
+}
+
+// constMatch puts matchesConstFn in place of `x matches "PATTERN"`.
+func (g *guard) constMatch(node *ast.Node, n *ast.BinaryNode) {
+	s, ok := n.Right.(*ast.StringNode)
+	if n.Operator != "matches" || !ok {
+		return
+	}
+	c := &ast.ConstantNode{Value: patternFor(s.Value)}
+	c.SetLocation(s.Location())
+	callee := &ast.IdentifierNode{Value: matchesConstFn}
+	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{n.Left, c}}
+	if g.cfg != nil {
+		c.SetNature(g.cfg.NtCache.FromType(reflect.TypeOf(c.Value)))
+	}
+	g.typeCall(call, callee, matchesConstFn)
+	ast.Patch(node, call)
 }

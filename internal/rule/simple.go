@@ -1,10 +1,8 @@
 package rule
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"strings"
-	"sync"
 )
 
 // simple is a rule of the commonest shape, `args.KEY matches "PATTERN"`
@@ -27,12 +25,12 @@ type simple struct {
 	key  string
 	text string // contains: the text; matches: the pattern
 	// matches: needs are literals every match contains (a firing without
-	// one of them is false without the pattern compiled); re is the
-	// pattern compiled, the first time a firing has them all.
+	// one of them is false without the pattern compiled); pat is the
+	// pattern, compiled the first time a firing has them all (shared
+	// with every rule of the process that spells it: patternFor).
 	matches bool
 	needs   []string
-	reOnce  sync.Once
-	re      *regexp.Regexp
+	pat     *lazyPattern
 }
 
 // notKey: expr's lexer reads the word as an operator or a literal, maybe
@@ -88,6 +86,7 @@ func parseSimple(src string) *simple {
 			return nil // expr's compile words the error
 		}
 		s.needs = needs(re, nil)
+		s.pat = patternFor(lit)
 	}
 	return s
 }
@@ -164,9 +163,9 @@ func (s *simple) decide(in *Input) (ok, decided bool) {
 			return false, true
 		}
 	}
-	s.reOnce.Do(func() { s.re, _ = regexp.Compile(s.text) })
-	if s.re == nil {
+	re, err := s.pat.compiled()
+	if err != nil {
 		return false, false // cannot be: it parsed; expr's program says
 	}
-	return s.re.MatchString(str), true
+	return re.MatchString(str), true
 }
