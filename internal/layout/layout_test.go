@@ -116,6 +116,13 @@ func TestLayering(t *testing.T) {
 			p, mine := own(dep)
 			return !mine || p == "internal/fsutil" || p == "internal/pyjson" || p == "internal/shquote"
 		}, why: "works out and pins what a command runs; decides nothing (no consent, no dispatcher)"},
+		// hookconfig reads the built-in rule files from it: were it to
+		// import anything of this module, a config's reading would reach
+		// what the examples' package needs.
+		{pkg: "agent-hooks", only: func(dep string) bool {
+			_, mine := own(dep)
+			return !mine
+		}, why: "a leaf: the built-in rule files (embedded data) and the standard library only"},
 		{pkg: "bundle", deps: []string{"consent", "dispatcher", "hookconfig", "internal/cmdpin"}, why: "signed bundles: archives, manifests, signatures and their install; consent reads them, not the other way round"},
 		{pkg: "hookconfig", deps: []string{"dispatcher", "internal/hookproc"}, why: "reads configs; runs nothing"},
 		// agents reach the dispatcher only as hookconfig's reading of
