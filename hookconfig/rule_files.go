@@ -82,6 +82,10 @@ type ruleReader struct {
 	// decide what the administrator's rules say.
 	managed bool
 	read    []string // every file read so far, in order
+	// builtins are the built-in rule files included so far (their
+	// Source, builtin:NAME): no file to watch, but counted with read
+	// against MaxRuleFiles.
+	builtins []string
 	// total is the bytes of a repository's (or bundle's) hooks file and
 	// the rule files read so far: together they get the one
 	// MaxProjectFileBytes its hooks file alone may hold, or 64 of them
@@ -99,6 +103,13 @@ type ruleReader struct {
 // cycles.
 func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 	for _, inc := range cfg.ruleFiles {
+		if IsBuiltin(inc.name) || IsBuiltin(cfg.Path) {
+			// No path: nothing below reads, stats or resolves it.
+			if err := rr.includeBuiltin(cfg, inc, chain); err != nil {
+				return err
+			}
+			continue
+		}
 		p := resolvePath(inc.name, filepath.Dir(cfg.Path))
 		at := func(err error) error { return includeError(cfg.Path, inc, p, err) }
 		if rr.root != "" {
@@ -125,7 +136,7 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		if rr.seen(p) {
 			continue // included already (by another file): once is enough
 		}
-		if len(rr.read) >= MaxRuleFiles {
+		if len(rr.read)+len(rr.builtins) >= MaxRuleFiles {
 			return at(fmt.Errorf("more than %d rule files are included", MaxRuleFiles))
 		}
 		rr.read = append(rr.read, p)
@@ -147,39 +158,49 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		if err != nil {
 			return at(err)
 		}
-		// One merge-key budget, one of did-you-mean searches and one of
-		// warnings shown for the including file and every file it
-		// includes (load_share.go).
-		sub, err := parseConfigWithin(data, p, limit, false, cfg.shared())
-		if err != nil {
+		if err := rr.merge(cfg, p, data, limit, at, chain); err != nil {
 			return err
 		}
-		sub.Warnings = cfg.shared().keepWarnings(sub.Warnings)
-		if limit > 0 {
-			// Counted before its own includes add theirs to it. Past the
-			// cap the load fails rather than drop rules: a rule file's
-			// guard must not go missing with a warning.
-			if rr.entries += len(sub.Entries); rr.entries > MaxProjectEntries {
-				return at(fmt.Errorf("a repository's or bundle's hooks file and the rule files it includes may declare %d hooks together; this one would pass that (%d before it)", MaxProjectEntries, rr.entries-len(sub.Entries)))
-			}
-		}
-		if rr.root == "" && !rr.managed {
-			sub.warnWritable(p) // the user's own, run unapproved
-		}
-		if err := rr.includeRules(sub, append(chain, p)); err != nil {
-			return err
-		}
-		for _, e := range sub.Entries {
-			if e.Rule() == nil {
-				return &ConfigError{Path: p, Line: entryLine(data, e), Err: fmt.Errorf("hooks.%s[%d]: a rule file holds rule entries only (rule:, decision:, message:); put hooks that run a command in the config itself", e.DeclaredAs, e.Index)}
-			}
-		}
-		for _, k := range sub.settings {
-			sub.warnKey(k, p, k+": is not read in a rule file (only hooks: and rules: are); it is ignored")
-		}
-		cfg.Entries = append(cfg.Entries, sub.Entries...)
-		cfg.Warnings = append(cfg.Warnings, sub.Warnings...)
 	}
+	return nil
+}
+
+// merge parses data, the rule file p that cfg includes (limit: a
+// repository's entry cap, 0 for none), reads its own includes and adds
+// its entries to cfg's. at makes an error name the include in cfg.
+func (rr *ruleReader) merge(cfg *Config, p string, data []byte, limit int, at func(error) error, chain []string) error {
+	// One merge-key budget, one of did-you-mean searches and one of
+	// warnings shown for the including file and every file it
+	// includes (load_share.go).
+	sub, err := parseConfigWithin(data, p, limit, false, cfg.shared())
+	if err != nil {
+		return err
+	}
+	sub.Warnings = cfg.shared().keepWarnings(sub.Warnings)
+	if limit > 0 {
+		// Counted before its own includes add theirs to it. Past the
+		// cap the load fails rather than drop rules: a rule file's
+		// guard must not go missing with a warning.
+		if rr.entries += len(sub.Entries); rr.entries > MaxProjectEntries {
+			return at(fmt.Errorf("a repository's or bundle's hooks file and the rule files it includes may declare %d hooks together; this one would pass that (%d before it)", MaxProjectEntries, rr.entries-len(sub.Entries)))
+		}
+	}
+	if rr.root == "" && !rr.managed && !IsBuiltin(p) {
+		sub.warnWritable(p) // the user's own, run unapproved
+	}
+	if err := rr.includeRules(sub, append(chain, p)); err != nil {
+		return err
+	}
+	for _, e := range sub.Entries {
+		if e.Rule() == nil {
+			return &ConfigError{Path: p, Line: entryLine(data, e), Err: fmt.Errorf("hooks.%s[%d]: a rule file holds rule entries only (rule:, decision:, message:); put hooks that run a command in the config itself", e.DeclaredAs, e.Index)}
+		}
+	}
+	for _, k := range sub.settings {
+		sub.warnKey(k, p, k+": is not read in a rule file (only hooks: and rules: are); it is ignored")
+	}
+	cfg.Entries = append(cfg.Entries, sub.Entries...)
+	cfg.Warnings = append(cfg.Warnings, sub.Warnings...)
 	return nil
 }
 
@@ -229,6 +250,13 @@ func includeError(path string, inc ruleInclude, p string, err error) *ConfigErro
 // what it names is read only within its own bounds.
 func (cfg *Config) missingIncludes() {
 	for _, inc := range cfg.ruleFiles {
+		if IsBuiltin(inc.name) {
+			// Looked up, never stat'ed: an unknown name is listed too.
+			if _, _, err := BuiltinRule(inc.name); err != nil {
+				cfg.loadFail(&ConfigError{Path: cfg.Path, Line: inc.line, Err: fmt.Errorf("rules: %s: %w", shownInclude(inc.name), err)})
+			}
+			continue
+		}
 		p := resolvePath(inc.name, filepath.Dir(cfg.Path))
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 			cfg.loadFail(includeError(cfg.Path, inc, p, err))

@@ -28,7 +28,7 @@ func (cfg *Config) SourceFiles() []string {
 	out = append(out, cfg.Managed.Files...)
 	out = append(out, cfg.Managed.RuleFiles...)
 	for _, e := range cfg.Entries {
-		if e.Source != "" {
+		if e.Source != "" && !IsBuiltin(e.Source) { // the binary's, not a file
 			out = append(out, e.Source)
 		}
 	}

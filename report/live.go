@@ -79,7 +79,7 @@ func LiveDoctor(server, configPath string, disk []HookStatus, warnings []string,
 	// The server names files as it was given them, relative to its own
 	// directory: resolve them before comparing with the disk's.
 	abs := func(p string) string {
-		if p != "" && listing.Cwd != "" && !filepath.IsAbs(p) {
+		if p != "" && listing.Cwd != "" && !filepath.IsAbs(p) && !hookconfig.IsBuiltin(p) {
 			return filepath.Join(listing.Cwd, p)
 		}
 		return p

@@ -280,7 +280,7 @@ func (f lineFinder) find(file, key string) int {
 	}
 	root, seen := f[file]
 	if !seen {
-		data, err := hookconfig.ReadConfigFile(file)
+		data, err := hookconfig.ReadSource(file) // a built-in rule file's too
 		if err == nil {
 			var doc yaml.Node
 			if yaml.Unmarshal(data, &doc) == nil && len(doc.Content) == 1 {

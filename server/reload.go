@@ -80,7 +80,8 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		files = append(files, absPath(p))
 	}
 	for _, e := range cfg.Entries {
-		if e.Source != "" {
+		// A built-in rule file is the binary's: no file to watch.
+		if e.Source != "" && !hookconfig.IsBuiltin(e.Source) {
 			files = append(files, absPath(e.Source))
 		}
 	}
