@@ -163,6 +163,10 @@ func (rr *ruleReader) includeBuiltin(cfg *Config, inc ruleInclude, chain []strin
 	return rr.merge(cfg, src, data, limit, at, chain)
 }
 
+// builtinIn says whether p, a rule file rr included, is a built-in one
+// (its Source, in builtins) rather than a file.
+func (rr *ruleReader) builtinIn(p string) bool { return slices.Contains(rr.builtins, p) }
+
 // shownInclude is a rules: include as an error shows it: quoted when it
 // holds anything but printable ASCII.
 func shownInclude(name string) string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -201,5 +202,43 @@ func TestBuiltinRuleFiles(t *testing.T) {
 	}
 	if _, err := ReadSource("builtin:../x"); err == nil || errors.Is(err, os.ErrNotExist) {
 		t.Errorf("ReadSource of a path as built-in: %v", err)
+	}
+}
+
+// A config that does not parse still lists an unknown builtin: name with
+// its other problems (validate shows them at once), looked up by its name
+// alone.
+func TestUnknownBuiltinListedWithOtherProblems(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"config.yaml": "rules: [builtin:force-push, builtin:nope, builtin:../x]\nhooks:\n  pre_tool_call:\n    - rule: 'true'\n"})
+	_, err := Load(filepath.Join(dir, "config.yaml"), LoadOptions{})
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("%v", err)
+	}
+	var msgs []string
+	for _, e := range append([]*ConfigError{ce}, ce.More...) {
+		msgs = append(msgs, e.Error())
+	}
+	all := strings.Join(msgs, "\n")
+	if !strings.Contains(all, "config.yaml:1: rules: builtin:nope: no built-in rule file is named nope") ||
+		!strings.Contains(all, "config.yaml:1: rules: builtin:../x: ../x is not the name of a built-in rule file") ||
+		strings.Contains(all, "builtin:force-push:") {
+		t.Errorf("problems:\n%s", all)
+	}
+}
+
+// A config of the user's whose file is named builtin:…, given by a
+// relative --config, is still a file: its includes are read as paths.
+func TestConfigNamedLikeBuiltin(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no colon in a Windows file name")
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFiles(t, dir, map[string]string{"builtin:mine.yaml": "rules: [team.yaml]\n", "team.yaml": ruleFileYAML})
+	cfg, err := Load("builtin:mine.yaml", LoadOptions{})
+	if err != nil || len(cfg.Entries) != 1 {
+		t.Fatalf("%v", err)
 	}
 }

@@ -292,6 +292,10 @@ type Config struct {
 	// share is what the load this file is part of spends (load_share.go):
 	// its own, shared with the rules: files it includes (and theirs).
 	share *loadShare
+	// builtin: the config is a built-in rule file (builtin_rules.go),
+	// whose includes may name built-in ones only. Marked, not read from
+	// Path: a config of the user's may be named builtin:x.yaml on disk.
+	builtin bool
 	// aliased counts the entries read through aliased lists.
 	aliased int
 	// settings are the keys of this file's own settings other than

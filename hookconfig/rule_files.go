@@ -103,7 +103,7 @@ type ruleReader struct {
 // cycles.
 func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 	for _, inc := range cfg.ruleFiles {
-		if IsBuiltin(inc.name) || IsBuiltin(cfg.Path) {
+		if IsBuiltin(inc.name) || cfg.builtin {
 			// No path: nothing below reads, stats or resolves it.
 			if err := rr.includeBuiltin(cfg, inc, chain); err != nil {
 				return err
@@ -176,6 +176,7 @@ func (rr *ruleReader) merge(cfg *Config, p string, data []byte, limit int, at fu
 	if err != nil {
 		return err
 	}
+	sub.builtin = rr.builtinIn(p)
 	sub.Warnings = cfg.shared().keepWarnings(sub.Warnings)
 	if limit > 0 {
 		// Counted before its own includes add theirs to it. Past the
