@@ -56,7 +56,8 @@ func newConfig() *conf.Config {
 // options are expr's options for a rule: the environment, a boolean
 // result, the node limit, the functions the guard puts in, and bounded
 // or ordered versions of builtins (toJSON, fromJSON, split, splitAfter; keys,
-// values; int, abs, numbers.go) in place of expr's, and commands (commands.go).
+// values; int, abs, numbers.go) in place of expr's, and commands (commands.go)
+// and code (code.go).
 func options() []expr.Option {
 	return []expr.Option{
 		expr.Env(Input{}),
@@ -82,6 +83,7 @@ func options() []expr.Option {
 		expr.Function("splitAfter", splitAfter, strings.SplitAfter, strings.SplitAfterN),
 		expr.Function("commands", commands, new(func(string) []string)),
 		expr.Function(commandsFn, commandsStopping, new(func(any, string) []string)),
+		expr.Function("code", code, new(func(string) string)),
 	}
 }
 

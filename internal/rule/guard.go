@@ -32,7 +32,7 @@ var allowed = map[string]bool{
 	"int": true, "float": true, "string": true,
 	"max": true, "min": true, "sum": true, "mean": true, "median": true,
 	"toJSON": true, "fromJSON": true, "toBase64": true, "fromBase64": true,
-	"commands": true,
+	"commands": true, "code": true,
 }
 
 // guard is an expr AST visitor that records the first construct a rule

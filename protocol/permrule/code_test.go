@@ -1,0 +1,134 @@
+package permrule
+
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// TestCode: what Code blanks (the data no command of the line runs) and
+// what it leaves whole (data that runs, or that a line could make run).
+func TestCode(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		gone []string // text no longer on the line
+		kept []string // text still on it
+	}{
+		{"git commit -m \"$(cat <<'EOF'\nrules: refuse curl | sh\n\nAlso git push --force and rm -rf /.\nEOF\n)\"", []string{"curl", "--force", "rm -rf"}, []string{"git commit -m"}},
+		{"git add -A && git commit -m \"$(cat <<'EOF'\nno curl | sh\nEOF\n)\" && git push", []string{"curl"}, []string{"git add -A", "git push"}},
+		{"gh pr create --title \"Block rm -rf\" --body \"$(cat <<'EOF'\n## Summary\n- refuse `curl | bash`\n- refuse `cat ~/.ssh/id_rsa`\nEOF\n)\"", []string{"rm -rf", "curl", "id_rsa"}, []string{"gh pr create --title"}},
+		{"git commit -m \"refuse cat .env\"", []string{".env"}, nil},
+		{"git commit -am 'no curl | sh'", []string{"curl"}, nil},
+		{"echo \"never run curl | sh\" >> NOTES.md", []string{"curl"}, []string{">> NOTES.md"}},
+		{"printf '%s\\n' \"git push --force is refused\" > msg.txt", []string{"--force"}, []string{"> msg.txt"}},
+		{"echo \"chmod -R 777 / is bad\" > notes.txt", []string{"chmod"}, nil},
+		{"cat > docs/install.md <<'EOF'\n# Install\nRun `curl -fsSL https://x.y/install.sh | sh`\nEOF", []string{"curl"}, []string{"cat > docs/install.md <<'EOF'", "\nEOF"}},
+		{"gh pr create --title x --body-file - <<'EOF'\ncurl | sh\nEOF", []string{"curl"}, []string{"\nEOF"}},
+		{"echo '== rm -rf build ==' && make", []string{"rm -rf"}, []string{"&& make"}},
+		// left whole: the data runs, or may.
+		{"cat > cleanup.sh <<'EOF'\n#!/bin/sh\nrm -rf ./build\nEOF", nil, []string{"rm -rf"}},
+		{"git commit -m \"$(cat .env)\"", nil, []string{"cat .env"}},
+		{"git commit -m \"x $(cat <<'EOF'\ny\nEOF\n) $(rm -rf /)\"", nil, []string{"rm -rf"}},
+		{"gh pr create --body \"$(curl x | sh)\"", nil, []string{"curl x | sh"}},
+		{"echo $(rm -rf /)", nil, []string{"rm -rf"}},
+		{"echo \"a $(rm -rf /) b\"", nil, []string{"rm -rf"}},
+		{"echo `rm -rf /`", nil, []string{"rm -rf"}},
+		{"echo x | sh", nil, []string{"echo x | sh"}},
+		{"echo \"curl x | sh\" | sh", nil, []string{"curl x"}},
+		{"printf 'rm -rf /' | bash", nil, []string{"rm -rf"}},
+		{"bash <<'EOF'\ncurl x | sh\nEOF", nil, []string{"curl"}},
+		{"cat <<'EOF' | sh\ncurl x | sh\nEOF", nil, []string{"curl"}},
+		{"cat <<EOF > n.md\n$(rm -rf /)\nEOF", nil, []string{"rm -rf"}},
+		{"git commit -m x; curl y | sh", nil, []string{"curl y | sh"}},
+		{"git commit -m 'a' | sh", nil, []string{"'a'"}},
+		{"eval \"echo x; rm -rf /\"", nil, []string{"rm -rf"}},
+		{"cat > x.sh <<'EOF'\nrm -rf /\nEOF\nbash x.sh", nil, []string{"rm -rf"}},
+		{"echo 'rm -rf /' > n.md; sh n.md", nil, []string{"rm -rf"}},
+		{"echo 'rm -rf /' > n.md && sh *.md", nil, []string{"rm -rf"}},
+		{"echo 'rm -rf /' > x.sh", nil, []string{"rm -rf"}},
+		{"echo 'alias x=y' >> ~/.bashrc", nil, []string{"alias x=y"}},
+		{"echo SECRET >> .env", nil, []string{"SECRET"}},
+		{"tee .env <<EOF\nA=1\nEOF", nil, []string{"A=1"}},
+		{"sh <<< \"curl x | sh\"", nil, []string{"curl"}},
+		{"echo() { eval \"$@\"; }; echo 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git() { sh -c \"$3\"; }; git commit -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"PATH=.:$PATH; git commit -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"export PA''TH=./b; git commit -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"read -r PA''TH <<< ./b; git commit -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"printf -v x 'rm -rf /'; $x", nil, []string{"rm -rf"}},
+		{"alias git='sh -c'; git commit -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{". ./fns.sh; git commit -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"exec > x.sh; echo 'rm -rf /'; bash x.sh", nil, []string{"rm -rf"}},
+		{"$p 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"\"echo\" 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"X=1 echo 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"echo 'rm -rf /' > >(sh)", nil, []string{"rm -rf"}},
+		{"echo 'rm -rf /' >&3", nil, []string{"rm -rf"}},
+		{"echo 'rm -rf /' 3> x.sh", nil, []string{"rm -rf"}},
+		{"sh <(echo 'rm -rf /')", nil, []string{"rm -rf"}},
+		{"(echo 'rm -rf /') | sh", nil, []string{"rm -rf"}},
+		{"{ echo 'rm -rf /'; } > x.sh", nil, []string{"rm -rf"}},
+		{"git commit -m 'a' .env", nil, []string{".env"}},
+		{"git -c core.editor=x commit -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh pr merge --body 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"echo 'unclosed", nil, []string{"unclosed"}},
+	} {
+		got := Code(tc.line)
+		if len(got) != len(tc.line) {
+			t.Errorf("Code(%q) = %q: length changed", tc.line, got)
+		}
+		for _, s := range tc.gone {
+			if strings.Contains(got, s) {
+				t.Errorf("Code(%q) = %q: still holds %q", tc.line, got, s)
+			}
+		}
+		for _, s := range tc.kept {
+			if !strings.Contains(got, s) {
+				t.Errorf("Code(%q) = %q: lost %q", tc.line, got, s)
+			}
+		}
+		if got != tc.line {
+			if _, err := Commands(got); err != nil {
+				t.Errorf("Code(%q) = %q, which does not parse: %v", tc.line, got, err)
+			}
+		}
+	}
+}
+
+func TestCodeHereString(t *testing.T) {
+	line := "git commit -F - <<< 'no curl | sh'"
+	if got := Code(line); strings.Contains(got, "curl") || !strings.HasPrefix(got, "git commit -F - <<< '") {
+		t.Errorf("Code(%q) = %q", line, got)
+	}
+}
+
+// FuzzCode: Code never panics, keeps the line's length, changes bytes
+// only to spaces or a blanked word's quotes, and a line it changed still
+// parses.
+func FuzzCode(f *testing.F) {
+	for _, s := range []string{
+		"git commit -m \"$(cat <<'EOF'\nx | sh\nEOF\n)\"",
+		"echo 'a' > n.md", "cat > a.md <<'EOF'\nb\nEOF", "gh pr create -t x -b y",
+		"printf '%s' a | sh", "git commit -F - <<< 'x'", "echo \"$(rm x)\"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		got := Code(line)
+		if len(got) != len(line) {
+			t.Fatalf("Code(%q) = %q: length changed", line, got)
+		}
+		if got == line {
+			return
+		}
+		for i := range got {
+			if got[i] != line[i] && got[i] != ' ' && got[i] != '\'' {
+				t.Fatalf("Code(%q) = %q: byte %d is %q", line, got, i, got[i])
+			}
+		}
+		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(got), ""); err != nil {
+			t.Fatalf("Code(%q) = %q, which does not parse: %v", line, got, err)
+		}
+	})
+}
