@@ -186,14 +186,15 @@ func (c *codeLine) dataOutput(r *syntax.Redirect) bool {
 
 // dataFile: a file named as documentation or notes, which no shell or
 // interpreter is asked to run by its name. A script, a dotfile (.bashrc,
-// .env) or a file named without a kind is not one.
+// .env), a file named without a kind, MDX and CMakeLists.txt (a build
+// runs code in them) are not.
 func dataFile(name string) bool {
-	base := path.Base(name)
-	if name == "" || strings.HasPrefix(base, ".") {
-		return false
+	base := strings.ToLower(path.Base(name))
+	if name == "" || strings.HasPrefix(base, ".") || base == "cmakelists.txt" {
+		return false // CMake runs its lists' execute_process
 	}
-	switch strings.ToLower(path.Ext(base)) {
-	case ".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org", ".log", ".csv":
+	switch path.Ext(base) {
+	case ".md", ".markdown", ".txt", ".rst", ".adoc", ".org", ".log", ".csv": // not .mdx: its JavaScript runs at build
 		return true
 	}
 	return false

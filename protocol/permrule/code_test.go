@@ -47,6 +47,8 @@ func TestCode(t *testing.T) {
 		{"echo 'rm -rf /' > n.md; sh n.md", nil, []string{"rm -rf"}},
 		{"echo 'rm -rf /' > n.md && sh *.md", nil, []string{"rm -rf"}},
 		{"echo 'rm -rf /' > x.sh", nil, []string{"rm -rf"}},
+		{"echo 'execute_process(COMMAND rm -rf /)' > CMakeLists.txt", nil, []string{"rm -rf"}},
+		{"echo 'x = execSync(\"rm -rf /\")' > docs/a.mdx", nil, []string{"rm -rf"}},
 		{"echo 'alias x=y' >> ~/.bashrc", nil, []string{"alias x=y"}},
 		{"echo SECRET >> .env", nil, []string{"SECRET"}},
 		{"tee .env <<EOF\nA=1\nEOF", nil, []string{"A=1"}},
