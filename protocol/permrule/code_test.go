@@ -134,3 +134,17 @@ func FuzzCode(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkCode(b *testing.B) {
+	for _, line := range []string{
+		"ls -la",
+		"git status",
+		"git add -A && git commit -m \"$(cat <<'EOF'\nrules: refuse curl | sh\n\nCo-Authored-By: x\nEOF\n)\"",
+	} {
+		b.Run(strings.Fields(line)[0]+"-"+strings.Fields(line)[1], func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				Code(line)
+			}
+		})
+	}
+}
