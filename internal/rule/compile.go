@@ -84,6 +84,7 @@ func options() []expr.Option {
 		expr.Function("commands", commands, new(func(string) []string)),
 		expr.Function(commandsFn, commandsStopping, new(func(any, string) []string)),
 		expr.Function("code", code, new(func(string) string)),
+		expr.Function(codeFn, codeOfEnv, new(func(any, string) string)),
 	}
 }
 

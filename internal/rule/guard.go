@@ -79,6 +79,9 @@ func (g *guard) Visit(node *ast.Node) {
 		if id.Value == "commands" && len(n.Arguments) == 1 {
 			g.stoppingCommands(node, n)
 		}
+		if id.Value == "code" && len(n.Arguments) == 1 && !g.plain {
+			g.envCall(node, codeFn, n.Arguments[0])
+		}
 	case *ast.BinaryNode:
 		g.plus(node, n)
 		g.arith(node, n)
@@ -146,7 +149,7 @@ func (g *guard) typeCall(call *ast.CallNode, callee *ast.IdentifierNode, name st
 }
 
 func (g *guard) name(n ast.Node, name string) {
-	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != subFn && name != mulFn && name != sumFn && name != matchesFn && name != matchesConstFn && name != commandsFn {
+	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != subFn && name != mulFn && name != sumFn && name != matchesFn && name != matchesConstFn && name != commandsFn && name != codeFn {
 		g.fail(n, fmt.Sprintf("%s() is not allowed in rules", name))
 	}
 }

@@ -98,6 +98,9 @@ type Input struct {
 	// stop is set in the copy of the Input a program with loops runs
 	// against: its evaluation's stop flag.
 	stop stopFlag `expr:"-"`
+	// codeOf and code are, in that copy, the last line code() read and
+	// what it returned (code.go).
+	codeOf, code string `expr:"-"`
 }
 
 // Rule is one compiled rule. It is safe for concurrent use.
