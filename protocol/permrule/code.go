@@ -178,7 +178,7 @@ func (c *codeLine) dataOutput(r *syntax.Redirect) bool {
 	switch r.Op {
 	case syntax.DplOut:
 		return target == "1" || target == "2"
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 		return target == "/dev/null" || c.single && dataFile(target)
 	}
 	return false
