@@ -93,7 +93,9 @@ func TestBuiltinRuleNamesNoPath(t *testing.T) {
 		"cfg/builtin:x.yaml": ruleFileYAML,
 	})
 	for _, name := range []string{
-		`builtin:../../../etc/passwd`, `builtin:../etc/passwd`, `builtin:/etc/passwd`, `builtin:` + filepath.Join(dir, "evil.yaml"),
+		`builtin:../../../etc/passwd`, `builtin:../etc/passwd`, `builtin:/etc/passwd`,
+		// In YAML's double quotes below: a Windows path's \ escaped.
+		`builtin:` + strings.ReplaceAll(filepath.Join(dir, "evil.yaml"), `\`, `\\`),
 		`builtin:`, `builtin: `, `builtin:evil`, `builtin:evil.yaml`, `builtin:./force-push`, `builtin:force-push/`,
 		`builtin:Force-Push`, `builtin:force-push.yml`, `builtin:\u202eforce-push`, `builtin:ｆｏｒｃｅ-push`, `builtin:force-push\0`,
 		`builtin:..`, `builtin:.`, `builtin:~/x`, `builtin:x`,
