@@ -31,6 +31,16 @@ const BuiltinPrefix = "builtin:"
 // names a built-in rule file rather than a file on disk.
 func IsBuiltin(source string) bool { return strings.HasPrefix(source, BuiltinPrefix) }
 
+// SourceFile is the file on disk e was read from: its Source, "" when
+// that is a built-in rule file (the binary's: no file to watch or to
+// check settled) or nothing.
+func (e *Entry) SourceFile() string {
+	if IsBuiltin(e.Source) {
+		return ""
+	}
+	return e.Source
+}
+
 // BuiltinRuleNames are the names of the built-in rule files, sorted.
 func BuiltinRuleNames() []string { return agenthooks.Rules() }
 

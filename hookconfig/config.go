@@ -93,7 +93,8 @@ type Entry struct {
 	// FailClosed turns failures into blocks.
 	FailClosed bool
 	Dialect    protocol.Dialect
-	// Source is the file the entry came from.
+	// Source is the file the entry came from, or the built-in rule file
+	// (builtin:NAME) it came from: SourceFile tells them apart.
 	Source string
 	// Priority orders entries (lower first; ties keep config order).
 	Priority int

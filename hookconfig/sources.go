@@ -28,8 +28,8 @@ func (cfg *Config) SourceFiles() []string {
 	out = append(out, cfg.Managed.Files...)
 	out = append(out, cfg.Managed.RuleFiles...)
 	for _, e := range cfg.Entries {
-		if e.Source != "" && !IsBuiltin(e.Source) { // the binary's, not a file
-			out = append(out, e.Source)
+		if f := e.SourceFile(); f != "" {
+			out = append(out, f)
 		}
 	}
 	out = slices.DeleteFunc(out, cfg.fromUnloaded)

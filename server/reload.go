@@ -80,9 +80,8 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		files = append(files, absPath(p))
 	}
 	for _, e := range cfg.Entries {
-		// A built-in rule file is the binary's: no file to watch.
-		if e.Source != "" && !hookconfig.IsBuiltin(e.Source) {
-			files = append(files, absPath(e.Source))
+		if f := e.SourceFile(); f != "" {
+			files = append(files, absPath(f))
 		}
 	}
 	files = append(files, cfg.RuleFiles...) // a rule file that only includes others too
