@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,12 +60,7 @@ func NewFilter(s FilterSpec, now time.Time) (*Filter, error) {
 	if f.Decision, err = FilterDecision(s.Decision); err != nil {
 		return nil, err
 	}
-	if f.Would, err = FilterDecision(s.Would); err != nil {
-		var fe *FilterError
-		if errors.As(err, &fe) {
-			fe.Msg = strings.Replace(fe.Msg, "--decision", "--would", 1)
-			fe.Hint = strings.ReplaceAll(fe.Hint, "--decision", "--would")
-		}
+	if f.Would, err = filterDecision(s.Would, "--would"); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -193,7 +187,11 @@ var decisionAliases = map[string]string{"deny": "block", "approve": "allow"}
 
 // FilterDecision reads a decision, case-insensitive, to one the journal
 // records.
-func FilterDecision(s string) (string, error) {
+func FilterDecision(s string) (string, error) { return filterDecision(s, "--decision") }
+
+// filterDecision is FilterDecision for the flag that gave s, which its
+// error names.
+func filterDecision(s, flag string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
@@ -209,9 +207,9 @@ func FilterDecision(s string) (string, error) {
 	hint := "one of: " + strings.Join(decisions, ", ") + "; Claude Code's deny and approve mean block and allow"
 	switch sug := suggest.Closest(v, append(append([]string{}, decisions...), "deny", "approve")); {
 	case v == "defer":
-		hint = "an outcome is never defer: a deferring hook leaves the decision to the agent, recorded as none (--decision none)"
+		hint = "an outcome is never defer: a deferring hook leaves the decision to the agent, recorded as none (" + flag + " none)"
 	case sug != "":
 		hint = "did you mean '" + sug + "'? (" + hint + ")"
 	}
-	return "", &FilterError{Msg: "unknown --decision '" + s + "'", Hint: hint}
+	return "", &FilterError{Msg: "unknown " + flag + " '" + s + "'", Hint: hint}
 }
