@@ -171,8 +171,7 @@ func encodeCursor(c *Call, o *protocol.Outcome) Reply {
 			reason := firstNonEmpty(o.StopReason, o.Message, "Stopped by hook") + " (hermes-hooks: a hook asked to stop the agent, which Cursor cannot do before a tool; this call is refused)"
 			if o.Stop {
 				c.refuses("Cursor cannot stop the agent before a tool; this call is refused")
-			}
-			if !o.Stop {
+			} else {
 				// An ask's question first: the retried call is asked.
 				reason = textutil.JoinNonEmpty("\n\n", o.Message, rewriteRefusal(c, "Cursor's "+c.AgentEvent, o))
 			}
