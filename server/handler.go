@@ -268,7 +268,7 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	}
 	// The journal's records say the server decided (a hook's own
 	// fallback says why it did not use one), and what the agent got.
-	ctx = journal.WithRoute(ctx, servedRoute(r.URL.Query()))
+	ctx = journal.WithRoute(ctx, servedRoute(r.URL.Query(), req.firing.Event.Name))
 	outcome, err := g.d.Fire(ctx, &req.firing)
 	if err == nil && outcome.Unapproved > 0 && calledBy == "" && req.format != "hermes" {
 		s.tellUnapproved(ctx, &outcome, req.firing.Session)

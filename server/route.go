@@ -18,13 +18,29 @@ const (
 	QueryAgentEvent = "agent_event"
 )
 
-// servedRoute is the journal route of a dispatch this server answers for
-// the query q.
-func servedRoute(q url.Values) journal.Route {
+// servedRoute is the journal route of a dispatch of event (the canonical
+// name) this server answers for the query q. The query is the caller's
+// word, whoever can reach the socket: it names the agent call only when
+// that call is one this version knows and its event is the one
+// dispatched, so a caller naming another agent's or another event's call
+// (a PermissionRequest for a pre_tool_call, where an ask is delivered as
+// asked) cannot make the record say the agent got what it did not; such
+// a record keeps the decision alone, as a direct call's does. It chooses
+// no hook and changes no decision either way.
+func servedRoute(q url.Values, event string) journal.Route {
 	route := journal.Route{ServedBy: "serve"}
-	if agent := q.Get(QueryAgent); agent != "" {
-		route.Delivered = agents.DeliveredBy(agent, q.Get(QueryAgentHost), q.Get(QueryAgentEvent), "")
-		route.AgentEvent = q.Get(QueryAgentEvent)
+	agent, agentEvent := q.Get(QueryAgent), q.Get(QueryAgentEvent)
+	if agent == "" || agentEvent == "" {
+		return route
+	}
+	if a, ok := agents.Lookup(agent); !ok {
+		return route
+	} else if ev, ok := a.Canonical(agentEvent); !ok || ev.Name != event {
+		return route
+	}
+	route.Delivered = agents.DeliveredBy(agent, q.Get(QueryAgentHost), agentEvent, event)
+	if route.Delivered != nil {
+		route.AgentEvent = agentEvent
 	}
 	return route
 }
