@@ -17,8 +17,11 @@ import (
 // Such an include reads nothing from disk and resolves no path: its name
 // is looked up among the built-in ones, and a name that is not one of
 // them — a path, an empty name, anything else — is an error, never a
-// read. Its entries' Source is "builtin:NAME", what every report shows
-// (builtin:force-push:12). It counts against the bounds a file would
+// read. Its entries' Source is "builtin:NAME", what a report shows where
+// it names a rule's file (validate's builtin:force-push:12); each rule
+// also has an id (force-push/push-force), its name wherever a rule is
+// named (log, replay, export, a refusal), which no edit of its file
+// above it moves (TestBuiltinRuleIDs). It counts against the bounds a file would
 // (MaxRuleFiles; a repository's shared bytes and entries), and a
 // repository's rules from it are approved as any of the repository's
 // rules are: pinned to their text, which a binary upgrade may change.

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -242,5 +244,62 @@ func TestConfigNamedLikeBuiltin(t *testing.T) {
 	cfg, err := Load("builtin:mine.yaml", LoadOptions{})
 	if err != nil || len(cfg.Entries) != 1 {
 		t.Fatalf("%v", err)
+	}
+}
+
+// Every ready-made rule has an id, FILE/what-it-guards, unique across the
+// five files: without one a rule is named by its file and line in log,
+// replay, export and a refusal, and an edit above it renames it. Included
+// together they draw no warning (two rules under one id would). Each id a
+// file's comments name (the first rule, destructive-shell/rm-rf, …) is
+// one of them, so renaming a rule cannot leave its old name in a header.
+func TestBuiltinRuleIDs(t *testing.T) {
+	names := agenthooks.Rules()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"config.yaml": "rules: [builtin:" + strings.Join(names, ", builtin:") + "]\n"})
+	cfg, err := Load(filepath.Join(dir, "config.yaml"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range cfg.Warnings {
+		t.Errorf("warning: %s", w.Message)
+	}
+	ids := map[string]string{}
+	for _, e := range cfg.Listed {
+		r := e.Rule()
+		if r == nil {
+			t.Fatalf("%s: %s is no rule", e.Source, e.Text())
+		}
+		at, name := e.Source+":"+strconv.Itoa(r.Line), strings.TrimPrefix(e.Source, BuiltinPrefix)
+		switch {
+		case r.ID == "":
+			t.Errorf("%s: no id", at)
+		case !strings.HasPrefix(r.ID, name+"/") || !validRuleID(r.ID):
+			t.Errorf("%s: id %q is not %s/what-it-guards", at, r.ID, name)
+		case ids[r.ID] != "":
+			t.Errorf("%s: id %q is also %s's", at, r.ID, ids[r.ID])
+		default:
+			ids[r.ID] = at
+		}
+	}
+	want := 0
+	for _, n := range names {
+		want += builtinCount(t, n)
+	}
+	if len(ids) != want {
+		t.Errorf("%d ids for %d rules", len(ids), want)
+	}
+	named := regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)/[a-z0-9-]*[a-z0-9]`)
+	for _, n := range names {
+		data, _ := agenthooks.Rule(n)
+		for i, line := range strings.Split(string(data), "\n") {
+			if c := strings.TrimSpace(line); strings.HasPrefix(c, "#") {
+				for _, id := range named.FindAllString(c, -1) {
+					if ids[id] == "" {
+						t.Errorf("%s.yaml:%d: names %s, no rule's id", n, i+1, id)
+					}
+				}
+			}
+		}
 	}
 }
