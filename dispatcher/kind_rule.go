@@ -15,6 +15,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -263,30 +264,46 @@ func (k *ruleKind) answer(ev *protocol.Event, e *hookconfig.Entry, ok bool, err 
 	return out
 }
 
-// ruleAt is where a rule is written (" (FILE:LINE)"), "" when unknown.
-// The reason goes to the model: for a rule that needs approval only its
-// line (" (line N)"), as the approval pins the rule's text and not the
-// file it is kept in, so a repository could rename an approved rule's file
-// to words of its own; the record's source and validate name the file.
+// ruleAt is where a rule is written, " (FILE:LINE)" (a repository's:
+// " (line N)", rulePlace), "" when unknown.
 func ruleAt(e *hookconfig.Entry) string {
+	if at := rulePlace(e); at != "" {
+		return " (" + at + ")"
+	}
+	return ""
+}
+
+// rulePlace is where a rule is written (FILE:LINE), "" when unknown.
+// The reason goes to the model: for a rule that needs approval only its
+// line ("line N"), as the approval pins the rule's text and not the file
+// it is kept in, so a repository could rename an approved rule's file to
+// words of its own; the record's source and validate name the file.
+func rulePlace(e *hookconfig.Entry) string {
 	r := e.Rule()
 	switch {
 	case r == nil || r.Line == 0:
 		return ""
 	case e.NeedsApproval():
-		return " (line " + strconv.Itoa(r.Line) + ")"
+		return "line " + strconv.Itoa(r.Line)
 	case e.Source == "":
 		return ""
 	}
-	return " (" + e.Source + ":" + strconv.Itoa(r.Line) + ")"
+	return e.Source + ":" + strconv.Itoa(r.Line)
 }
+
+// shownStart is how many code points of a long rule without an id a
+// reply's message quotes beside its place: a reminder of the rule should
+// its file have changed since, where the 120 a command gets were a wall
+// of escaped pattern that hid the place after it.
+const shownStart = 24
 
 // shownHook is how a reply's messages (a fail_closed refusal, an
 // ambiguous reply) name e: its text as consent.ShownCommand shows it, and a
-// rule's id, the name log, replay and export give it; a rule without one
-// its place when its text is cut there (a ready-made rule's pattern runs
-// to hundreds of characters, whose start does not say which rule of which
-// file refused).
+// rule's id, the name log, replay and export give it. A rule without one
+// whose text is cut (or escaped) is named by its place, "rule at FILE:LINE", and the
+// short start of its text: a ready-made rule's pattern runs to hundreds
+// of characters, and its first 120 do not say which rule of which file
+// refused, nor read as anything a person can act on.
 func shownHook(e *hookconfig.Entry) string {
 	shown := consent.ShownCommand(e.Text())
 	switch r := e.Rule(); {
@@ -294,7 +311,9 @@ func shownHook(e *hookconfig.Entry) string {
 	case r.ID != "":
 		shown += " (" + r.ID + ")" // letters, digits and ._-/: only
 	case shown != e.Text():
-		shown += termsafe.Escape(ruleAt(e))
+		if at := rulePlace(e); at != "" {
+			shown = "rule at " + termsafe.Escape(at) + " (" + termsafe.Escape(textutil.Truncate(r.Source, shownStart)) + ")"
+		}
 	}
 	return shown
 }

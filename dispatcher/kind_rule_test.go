@@ -302,3 +302,31 @@ func TestCompileRulesKeepsNoRepositoryRule(t *testing.T) {
 		t.Error("the user's own rule is not kept compiled for its firings")
 	}
 }
+
+// How a refusal names a rule (shownHook): a short rule by its text, a
+// rule with an id by its text and id, a long one without an id by its
+// place and the short start of its text (a repository's by its line
+// only), escaped for a terminal; with no place, by its cut text.
+func TestShownHook(t *testing.T) {
+	long := `(any(commands((args.command matches "(?s)^(.*[^\\s\\\\]\\s*(&&|;|\\|\\||\\n)\\s*)?ssh ` + strings.Repeat("x", 200) + `"))))`
+	entry := func(src, id, file string, line int, scope consent.Scope) *hookconfig.Entry {
+		return &hookconfig.Entry{Source: file, Scope: scope, Spec: &hookconfig.RuleSpec{Source: src, ID: id, Line: line, Decision: "block", Message: "m"}}
+	}
+	repo := consent.Scope{Project: "/r"}
+	for _, c := range []struct {
+		e    *hookconfig.Entry
+		want string
+	}{
+		{entry(`args.x == 1`, "", "/r/team.yaml", 12, consent.Scope{}), `rule: args.x == 1`},
+		{entry(`args.x == 1`, "team/x", "/r/team.yaml", 12, consent.Scope{}), `rule: args.x == 1 (team/x)`},
+		{entry(long, "team/x", "/r/team.yaml", 12, consent.Scope{}), consent.ShownCommand("rule: "+long) + ` (team/x)`},
+		{entry(long, "", "builtin:destructive-shell", 123, consent.Scope{}), `rule at builtin:destructive-shell:123 ((any(commands((args.c...)`},
+		{entry(long, "", "/r/.hermes/team.yaml", 12, repo), `rule at line 12 ((any(commands((args.c...)`},
+		{entry("\x1b]0;pwned\a"+long, "", "/r/\x1b[31mred.yaml", 7, consent.Scope{}), `rule at /r/\x1b[31mred.yaml:7 (\x1b]0;pwned\x07(any(comman...)`},
+		{entry(long, "", "", 0, consent.Scope{}), consent.ShownCommand("rule: " + long)},
+	} {
+		if got := shownHook(c.e); got != c.want {
+			t.Errorf("shownHook(%.40q…, id %q, %s:%d) = %q, want %q", c.e.Rule().Source, c.e.Rule().ID, c.e.Source, c.e.Rule().Line, got, c.want)
+		}
+	}
+}
