@@ -291,7 +291,7 @@ func rulePlace(e *hookconfig.Entry) string {
 	return e.Source + ":" + strconv.Itoa(r.Line)
 }
 
-// shownStart is how many code points of a long rule without an id a
+// shownStart is how many code points of a long rule a
 // reply's message quotes beside its place: a reminder of the rule should
 // its file have changed since, where the 120 a command gets were a wall
 // of escaped pattern that hid the place after it.
@@ -299,23 +299,34 @@ const shownStart = 24
 
 // shownHook is how a reply's messages (a fail_closed refusal, an
 // ambiguous reply) name e: its text as consent.ShownCommand shows it, and a
-// rule's id, the name log, replay and export give it. A rule without one
-// whose text is cut (or escaped) is named by its place, "rule at FILE:LINE", and the
-// short start of its text: a ready-made rule's pattern runs to hundreds
-// of characters, and its first 120 do not say which rule of which file
-// refused, nor read as anything a person can act on.
+// rule's id, the name log, replay and export give it. A rule whose text is
+// cut (or escaped) is named by its id, else its place ("rule at
+// FILE:LINE"), and the short start of its text: a ready-made rule's
+// pattern runs to hundreds of characters, and its first 120 do not say
+// which rule of which file refused, nor read as anything a person can act
+// on.
 func shownHook(e *hookconfig.Entry) string {
 	shown := consent.ShownCommand(e.Text())
-	switch r := e.Rule(); {
-	case r == nil:
-	case r.ID != "":
-		shown += " (" + r.ID + ")" // letters, digits and ._-/: only
-	case shown != e.Text():
+	r := e.Rule()
+	if r == nil {
+		return shown
+	}
+	if shown == e.Text() {
+		if r.ID != "" {
+			shown += " (" + r.ID + ")" // letters, digits and ._-/: only
+		}
+		return shown
+	}
+	name := r.ID
+	if name == "" {
 		if at := rulePlace(e); at != "" {
-			shown = "rule at " + termsafe.Escape(at) + " (" + termsafe.Escape(textutil.Truncate(r.Source, shownStart)) + ")"
+			name = "at " + termsafe.Escape(at)
 		}
 	}
-	return shown
+	if name == "" {
+		return shown
+	}
+	return "rule " + name + " (" + termsafe.Escape(textutil.Truncate(r.Source, shownStart)) + ")"
 }
 
 // callingAgent is the agent a dispatch was made for (CalledBy's first

@@ -304,8 +304,8 @@ func TestCompileRulesKeepsNoRepositoryRule(t *testing.T) {
 }
 
 // How a refusal names a rule (shownHook): a short rule by its text, a
-// rule with an id by its text and id, a long one without an id by its
-// place and the short start of its text (a repository's by its line
+// rule with an id by its text and id, a long one by its id, else its
+// place, and the short start of its text (a repository's by its line
 // only), escaped for a terminal; with no place, by its cut text.
 func TestShownHook(t *testing.T) {
 	long := `(any(commands((args.command matches "(?s)^(.*[^\\s\\\\]\\s*(&&|;|\\|\\||\\n)\\s*)?ssh ` + strings.Repeat("x", 200) + `"))))`
@@ -319,7 +319,8 @@ func TestShownHook(t *testing.T) {
 	}{
 		{entry(`args.x == 1`, "", "/r/team.yaml", 12, consent.Scope{}), `rule: args.x == 1`},
 		{entry(`args.x == 1`, "team/x", "/r/team.yaml", 12, consent.Scope{}), `rule: args.x == 1 (team/x)`},
-		{entry(long, "team/x", "/r/team.yaml", 12, consent.Scope{}), consent.ShownCommand("rule: "+long) + ` (team/x)`},
+		{entry(long, "team/x", "/r/team.yaml", 12, consent.Scope{}), `rule team/x ((any(commands((args.c...)`},
+		{entry(long, "destructive-shell/rm-rf-commands", "builtin:destructive-shell", 123, consent.Scope{}), `rule destructive-shell/rm-rf-commands ((any(commands((args.c...)`},
 		{entry(long, "", "builtin:destructive-shell", 123, consent.Scope{}), `rule at builtin:destructive-shell:123 ((any(commands((args.c...)`},
 		{entry(long, "", "/r/.hermes/team.yaml", 12, repo), `rule at line 12 ((any(commands((args.c...)`},
 		{entry("\x1b]0;pwned\a"+long, "", "/r/\x1b[31mred.yaml", 7, consent.Scope{}), `rule at /r/\x1b[31mred.yaml:7 (\x1b]0;pwned\x07(any(comman...)`},
