@@ -17,9 +17,12 @@ import (
 // subshell, a group, a loop, $(…) or <(…)):
 //
 //   - the literal words of echo and printf (not printf -v);
-//   - the literal value of git commit's -m, -am or --message, and of gh
-//     pr|issue create|edit|comment|review's --title, -t, --body or -b,
-//     and a literal here-document these read;
+//   - the literal message of git commit and git tag (-m, -am, -mMSG,
+//     --message, --message=MSG: their words read as git reads its options,
+//     after -C DIR and the -c settings that run nothing — code_messages.go),
+//     and the literal value of gh pr|issue create|edit|comment|review's
+//     --title, -t, --body or -b (also =MSG and -bMSG), and a literal
+//     here-document these read;
 //   - the body of a literal here-document cat reads (cat <<'EOF' … EOF).
 //
 // A literal word is quoted or plain text with no expansion ($x, $(…),
@@ -207,31 +210,6 @@ func (c *codeLine) words(ws []*syntax.Word) {
 			c.blank(uint(w.Pos().Offset()), uint(w.End().Offset()), true)
 		}
 	}
-}
-
-// messages blanks the message of git commit and gh's pull request and
-// issue verbs; false: not one of them (its here-document is not data).
-func (c *codeLine) messages(prog string, ws []*syntax.Word) bool {
-	var takes func(string) bool
-	switch {
-	case prog == "git" && len(ws) > 0 && ws[0].Lit() == "commit":
-		takes = func(s string) bool { return s == "-m" || s == "-am" || s == "--message" }
-	case prog == "gh" && len(ws) > 1 && (ws[0].Lit() == "pr" || ws[0].Lit() == "issue") && ghVerb(ws[1].Lit()):
-		takes = func(s string) bool { return s == "-t" || s == "--title" || s == "-b" || s == "--body" }
-	default:
-		return false
-	}
-	for i := 1; i+1 < len(ws); i++ {
-		if takes(ws[i].Lit()) && literalWord(ws[i+1], true) {
-			c.blank(uint(ws[i+1].Pos().Offset()), uint(ws[i+1].End().Offset()), true)
-			i++
-		}
-	}
-	return true
-}
-
-func ghVerb(s string) bool {
-	return s == "create" || s == "edit" || s == "comment" || s == "review"
 }
 
 // redefines says whether the line could make a program Code reads data
