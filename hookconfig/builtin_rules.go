@@ -94,6 +94,9 @@ type BuiltinRuleFile struct {
 	Title string `json:"title"`
 	// Rules counts its rule entries.
 	Rules int `json:"rules"`
+	// IDs are its rules' ids in file order (every ready-made rule has
+	// one: what log --hook, replay, export and a refusal name it by).
+	IDs []string `json:"ids"`
 }
 
 // BuiltinRuleFiles describes every built-in rule file, as Load reads it.
@@ -108,7 +111,13 @@ func BuiltinRuleFiles() ([]BuiltinRuleFile, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, BuiltinRuleFile{Name: name, Title: builtinTitle(data), Rules: len(cfg.Entries)})
+		ids := make([]string, 0, len(cfg.Entries))
+		for _, e := range cfg.Entries {
+			if r := e.Rule(); r != nil && r.ID != "" {
+				ids = append(ids, r.ID)
+			}
+		}
+		out = append(out, BuiltinRuleFile{Name: name, Title: builtinTitle(data), Rules: len(cfg.Entries), IDs: ids})
 	}
 	return out, nil
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
-type rulesOptions struct{ json bool }
+type rulesOptions struct{ json, ids bool }
 
 func newRulesCmd(a *app) *cobra.Command {
 	var o rulesOptions
@@ -29,16 +29,21 @@ as builtin:NAME wherever a rule's file is (list, log, validate, doctor). A
 repository's use of one is approved like the repository's other rules, pinned
 to their text: an upgrade of hermes-hooks that changes them asks again.
 
-'rules show NAME' prints the file, to read, or to copy and adapt into a rule
+--ids lists each file's rules by id (force-push/push-force): the name log
+--hook, replay, export and a refusal give a rule. 'rules show NAME' prints
+the file, to read, or to copy and adapt into a rule
 file of your own (then named by its path: rules: [~/.hermes/my-rules.yaml]).`,
 		Example: `  hermes-hooks rules
   hermes-hooks rules --json | jq -r '.[].name'
+  hermes-hooks rules --ids
+  hermes-hooks log --hook destructive-shell/rm-rf
   hermes-hooks rules show force-push
   hermes-hooks rules show destructive-shell > ~/.hermes/destructive-shell.yaml`,
 		Args: exactArgs(0, "no arguments, or the subcommand show NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRules(a, o) },
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts (each file's rule ids under \"ids\")")
+	cmd.Flags().BoolVar(&o.ids, "ids", false, "list each file's rules by id under it")
 	cmd.AddCommand(newRulesShowCmd(a))
 	return cmd
 }
@@ -73,12 +78,13 @@ func runRules(a *app, o rulesOptions) error {
 	if o.json {
 		return writeJSON(a.Out, files)
 	}
-	printRules(a.Out, files)
+	printRules(a.Out, files, o.ids)
 	return nil
 }
 
-// printRules prints the built-in rule files as a table, and how to use one.
-func printRules(w io.Writer, files []hookconfig.BuiltinRuleFile) {
+// printRules prints the built-in rule files as a table (with ids, each
+// file's rule ids under it), and how to use one.
+func printRules(w io.Writer, files []hookconfig.BuiltinRuleFile, ids bool) {
 	width := len("NAME")
 	for _, f := range files {
 		width = max(width, len(f.Name))
@@ -86,10 +92,19 @@ func printRules(w io.Writer, files []hookconfig.BuiltinRuleFile) {
 	fmt.Fprintf(w, "%-*s  %5s  %s\n", width, "NAME", "RULES", "GUARDS AGAINST")
 	for _, f := range files {
 		fmt.Fprintf(w, "%-*s  %5d  %s\n", width, f.Name, f.Rules, f.Title)
+		if ids {
+			for _, id := range f.IDs {
+				fmt.Fprintf(w, "  %s\n", id)
+			}
+		}
 	}
 	names := make([]string, 0, 2)
 	for _, f := range files[:min(2, len(files))] {
 		names = append(names, hookconfig.BuiltinPrefix+f.Name)
 	}
-	fmt.Fprintf(w, "\nInclude them in a config with rules: [%s]; 'hermes-hooks rules show NAME' prints one.\n", strings.Join(names, ", "))
+	fmt.Fprintf(w, "\nInclude them in a config with rules: [%s]; 'hermes-hooks rules show NAME' prints one", strings.Join(names, ", "))
+	if !ids {
+		fmt.Fprint(w, ", --ids lists their rules by id")
+	}
+	fmt.Fprintln(w, ".")
 }
