@@ -17,12 +17,14 @@ import (
 // subshell, a group, a loop, $(…) or <(…)):
 //
 //   - the literal words of echo and printf (not printf -v);
-//   - the literal message of git commit and git tag (-m, -am, -mMSG,
-//     --message, --message=MSG: their words read as git reads its options,
-//     after -C DIR and the -c settings that run nothing — code_messages.go),
-//     and the literal value of gh pr|issue create|edit|comment|review's
-//     --title, -t, --body or -b (also =MSG and -bMSG), and a literal
-//     here-document these read;
+//   - the literal message of git commit, tag, merge, stash push and
+//     save, and notes add and append (-m, -am, -mMSG, --message,
+//     --message=MSG, stash save's words: their words read as git reads
+//     its options, after -C DIR and the -c settings that run nothing, a
+//     merge only beside git's own strategies — code_messages.go), and the
+//     literal value of gh pr|issue create|edit|comment|review's --title,
+//     -t, --body or -b (also =MSG and -bMSG), and a literal here-document
+//     these read;
 //   - the body of a literal here-document cat reads (cat <<'EOF' … EOF).
 //
 // A literal word is quoted or plain text with no expansion ($x, $(…),

@@ -6,31 +6,31 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// The messages Code blanks: git commit's and git tag's, and the titles
-// and bodies of gh's pull request and issue verbs. Neither program runs
-// them; what Code must get right is which word is the message, so that
-// an option's value or an operand is never taken for one, and a word it
-// cannot read as git would (an expansion, a glob, an option it does not
-// know) ends the reading there.
+// The messages Code blanks: those of git commit, tag, merge, stash push
+// and save, and notes add and append, and the titles and bodies of gh's
+// pull request and issue verbs. Neither program runs them; what Code
+// must get right is which word is the message, so that an option's value
+// or an operand is never taken for one, and a word it cannot read as git
+// would (an expansion, a glob, an option it does not know) ends the
+// reading there.
 
-// messages blanks the message of git commit and git tag and of gh's
-// pull request and issue verbs; false: not one of them (its
-// here-document is not data).
+// messages blanks the message of git's and gh's commands that take one;
+// false: not one of them, or one whose message a program the line names
+// could read (its here-document is not data either).
 func (c *codeLine) messages(prog string, ws []*syntax.Word) bool {
-	switch {
-	case prog == "git":
+	switch prog {
+	case "git":
 		i, ok := c.gitVerbAt(ws)
 		if !ok {
 			return false
 		}
-		spec, ok := gitMessageVerbs[shellWordOf(ws[i], c.src).text]
-		if ok {
-			c.gitMessages(spec, ws[i+1:])
+		verb, n, ok := c.gitMessageVerb(ws[i:])
+		return ok && c.gitMessages(verb, ws[i+n:])
+	case "gh":
+		if len(ws) > 1 && (ws[0].Lit() == "pr" || ws[0].Lit() == "issue") && ghVerb(ws[1].Lit()) {
+			c.ghMessages(ws[2:])
+			return true
 		}
-		return ok
-	case prog == "gh" && len(ws) > 1 && (ws[0].Lit() == "pr" || ws[0].Lit() == "issue") && ghVerb(ws[1].Lit()):
-		c.ghMessages(ws[2:])
-		return true
 	}
 	return false
 }
@@ -84,16 +84,143 @@ func dataSetting(s string) bool {
 	return false
 }
 
-// gitMessageVerbs are git's commands whose -m/--message is a message,
-// with their other options (git commit -h, git tag -h), so that
-// gitMessages knows which words are their values.
-var gitMessageVerbs = map[string]optSpec{
-	"commit": {flags: "qvaiponzse", args: "FcCt", optional: "uS",
+// gitMessageVerb is the git command at ws[0] when it takes a message,
+// and how many words name it: one (commit), or for the commands whose
+// subcommand does (stash push, notes --ref REF add) up to its
+// subcommand, past the options gitGroups lets stand before it.
+func (c *codeLine) gitMessageVerb(ws []*syntax.Word) (gitVerb, int, bool) {
+	name := shellWordOf(ws[0], c.src).text
+	n := 1
+	if before, ok := gitGroups[name]; ok {
+		j, ok := c.subcommandAt(before, ws[1:])
+		if !ok {
+			return gitVerb{}, 0, false
+		}
+		name += " " + shellWordOf(ws[1+j], c.src).text
+		n += j + 1
+	}
+	verb, ok := gitMessageVerbs[name]
+	return verb, n, ok
+}
+
+// gitGroups are git's commands whose message is taken by a subcommand,
+// with the options each reads before it (git notes -h: --ref REF; git
+// stash: none).
+var gitGroups = map[string]optSpec{
+	"stash": {},
+	"notes": {longArgs: " ref "},
+}
+
+// subcommandAt is where the subcommand is among a command's words (ws:
+// those after the command), past the options before it that spec lists,
+// each with its value attached (--ref=REF, -Ro/r) or as the next word
+// (--ref REF, -R o/r), a plain word that begins with no "-". Anything
+// else (another option, a word only known when it runs) and false: the
+// subcommand cannot be told.
+func (c *codeLine) subcommandAt(spec optSpec, ws []*syntax.Word) (int, bool) {
+	for i := 0; i < len(ws); i++ {
+		if !c.plainWord(ws[i], false) {
+			return 0, false
+		}
+		t := shellWordOf(ws[i], c.src).text
+		switch {
+		case !strings.HasPrefix(t, "-"):
+			return i, true
+		case strings.HasPrefix(t, "--"):
+			name, _, attached := strings.Cut(t[2:], "=")
+			if !longOption(spec.longArgs, name) {
+				return 0, false
+			}
+			if !attached {
+				if i++; i == len(ws) || !c.plainWord(ws[i], true) {
+					return 0, false
+				}
+			}
+		case len(t) > 1 && strings.IndexByte(spec.args, t[1]) >= 0:
+			if len(t) == 2 {
+				if i++; i == len(ws) || !c.plainWord(ws[i], true) {
+					return 0, false
+				}
+			}
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// plainWord: one word when it runs, known now; value: and not one that
+// begins with "-" (an option's value that another reader of the line
+// could take for an option).
+func (c *codeLine) plainWord(w *syntax.Word, value bool) bool {
+	sw := shellWordOf(w, c.src)
+	return fixed(w) && sw.static && !sw.odd && !(value && strings.HasPrefix(sw.text, "-"))
+}
+
+// gitVerb is how one git command takes its message: -m/--message, with
+// its other options (git CMD -h, and builtin/CMD.c for the options of a
+// newer git), so that gitMessages knows which words are their values.
+type gitVerb struct {
+	optSpec
+	// operands: the words that are no option are the message too (git
+	// stash save joins them into it).
+	operands bool
+	// programs: the options ("s", "strategy") whose value names a
+	// program git runs, with the values (" ort … ") that name git's own.
+	// git merge -s NAME runs git-merge-NAME from PATH when NAME is not
+	// one of git's strategies, and a program git runs can read the
+	// message on git's command line.
+	programs map[string]string
+}
+
+// mergeStrategies are git merge's own strategies (builtin/merge.c,
+// all_strategy).
+const mergeStrategies = " ort recursive resolve octopus ours subtree "
+
+// gitMessageVerbs are git's commands whose -m/--message is a message.
+// cherry-pick and revert are not: their -m is the mainline parent's
+// number.
+var gitMessageVerbs = map[string]gitVerb{
+	"commit": {optSpec: optSpec{flags: "qvaiponzse", args: "FcCt", optional: "uS",
 		longFlags: " quiet verbose reset-author signoff edit status all include interactive patch only no-verify dry-run short branch ahead-behind porcelain long null amend no-post-rewrite pathspec-file-nul allow-empty allow-empty-message gpg-sign untracked-files ",
-		longArgs:  " file author date reedit-message reuse-message fixup squash trailer template cleanup pathspec-from-file "},
-	"tag": {flags: "ldvaesfi", args: "Fu", optional: "n",
+		longArgs:  " file author date reedit-message reuse-message fixup squash trailer template cleanup pathspec-from-file "}},
+	"tag": {optSpec: optSpec{flags: "ldvaesfi", args: "Fu", optional: "n",
 		longFlags: " list delete verify annotate edit sign force create-reflog ignore-case column color ",
-		longArgs:  " file local-user cleanup contains no-contains merged no-merged sort points-at format trailer "},
+		longArgs:  " file local-user cleanup contains no-contains merged no-merged sort points-at format trailer "}},
+	"merge": {optSpec: optSpec{flags: "neqv", args: "sXF", optional: "S",
+		longFlags: " stat summary compact-summary log squash commit edit ff ff-only rerere-autoupdate verify-signatures verbose quiet abort quit continue allow-unrelated-histories progress gpg-sign autostash overwrite-ignore signoff no-verify ",
+		longArgs:  " cleanup strategy strategy-option file into-name "},
+		programs: map[string]string{"s": mergeStrategies, "strategy": mergeStrategies}},
+	"stash push": {optSpec: optSpec{flags: "kSpqua", args: "U",
+		longFlags: " keep-index staged patch auto-advance quiet include-untracked all pathspec-file-nul ",
+		longArgs:  " unified inter-hunk-context pathspec-from-file "}},
+	"stash save": {optSpec: optSpec{flags: "kSpqua", args: "U",
+		longFlags: " keep-index staged patch auto-advance quiet include-untracked all ",
+		longArgs:  " unified inter-hunk-context "}, operands: true},
+	"notes add": {optSpec: optSpec{flags: "ef", args: "FcC",
+		longFlags: " edit allow-empty force separator stripspace ",
+		longArgs:  " file reedit-message reuse-message "}},
+	"notes append": {optSpec: optSpec{flags: "e", args: "FcC",
+		longFlags: " edit allow-empty separator stripspace ",
+		longArgs:  " file reedit-message reuse-message "}},
+}
+
+// gitReading is one reading of a git command's words: the messages it
+// found, blanked once the reading is through, and whether a word named a
+// program that is not git's own, which leaves them all whole.
+type gitReading struct {
+	*codeLine
+	verb    gitVerb
+	ws      []*syntax.Word
+	marks   []gitMark
+	foreign bool
+}
+
+// gitMark is a message: the word, and the option written before it in
+// the same word (-m, --message=; "" for a word that is all message).
+type gitMark struct {
+	w      *syntax.Word
+	prefix string
 }
 
 // gitMessages blanks each -m/--message value among a git command's
@@ -102,54 +229,87 @@ var gitMessageVerbs = map[string]optSpec{
 // a value attached (-mMSG, --message=MSG) or the next word whatever it
 // holds (-F -m: -m is the file). A word that is not one word when it
 // runs (an unquoted expansion, a glob, braces), whose value is only
-// known then, or an option not in spec (an abbreviation, one of a newer
-// git) ends the reading: which word is the message past it cannot be
-// told.
-func (c *codeLine) gitMessages(spec optSpec, ws []*syntax.Word) {
-	for i := 0; i < len(ws); i++ {
-		t, whole, ok := c.optionWord(ws[i])
-		switch {
-		case !ok || t == "--" || t == "--end-of-options" || !whole && len(t) < 2:
-			return
-		case len(t) < 2 || t[0] != '-':
-			continue // an operand: a pathspec, a tag's name
-		case strings.HasPrefix(t, "--"):
-			name, _, attached := strings.Cut(t[2:], "=")
-			switch {
-			case !attached && !whole: // the name runs on into the quoted rest
-				return
-			case name == "message" && attached:
-				c.blankRest(ws[i], "--message=")
-			case name == "message" || longOption(spec.longArgs, name) && !attached:
-				if i++; !c.value(ws, i, name == "message") {
-					return
-				}
-			case !longOption(spec.longArgs, name) && !longOption(spec.longFlags, name) && !negated(spec, name):
-				return
-			}
-		default:
-			if i, ok = c.gitCluster(spec, ws, i, t, whole); !ok {
-				return
-			}
-		}
+// known then, or an option not in the verb's table (an abbreviation, one
+// of a newer git) ends the reading: which word is the message past it
+// cannot be told. False: a word named a program not git's own.
+func (c *codeLine) gitMessages(verb gitVerb, ws []*syntax.Word) bool {
+	r := &gitReading{codeLine: c, verb: verb, ws: ws}
+	if through := r.read(); r.foreign || !through && len(verb.programs) > 0 {
+		return false // a program the line names, or may name past the reading's end
 	}
+	for _, m := range r.marks {
+		c.blankRest(m.w, m.prefix)
+	}
+	return true
 }
 
-// gitCluster reads one word of short options (t, the word at i; whole
+// read reads the words; true: to their end, or to the -- after which
+// every word is an operand.
+func (r *gitReading) read() bool {
+	for i := 0; i < len(r.ws); i++ {
+		t, whole, ok := r.optionWord(r.ws[i])
+		more := true
+		switch {
+		case ok && whole && (t == "--" || t == "--end-of-options"):
+			return true // past it, operands (git stash save's, its message, are left whole)
+		case !ok || !whole && len(t) < 2:
+			return false
+		case len(t) < 2 || t[0] != '-': // an operand: a pathspec, a tag's name
+			if r.verb.operands {
+				r.marks = append(r.marks, gitMark{r.ws[i], ""})
+			}
+		case strings.HasPrefix(t, "--"):
+			i, more = r.long(i, t[2:], whole)
+		default:
+			i, more = r.cluster(i, t, whole)
+		}
+		if !more {
+			return false
+		}
+	}
+	return true
+}
+
+// long reads the long option at i (s: its text past --; whole false:
+// the word goes on past s, quoted). It returns the last word the option
+// used, and false where the reading ends.
+func (r *gitReading) long(i int, s string, whole bool) (int, bool) {
+	name, value, attached := strings.Cut(s, "=")
+	spec := r.verb.optSpec
+	switch {
+	case !attached && !whole: // the name runs on into the quoted rest
+		return i, false
+	case name == "message" && attached:
+		r.marks = append(r.marks, gitMark{r.ws[i], "--message="})
+	case name == "message" || longOption(spec.longArgs, name) && !attached:
+		return i + 1, r.value(i+1, name)
+	case longOption(spec.longArgs, name):
+		r.named(name, value, whole)
+	case !longOption(spec.longFlags, name) && !negated(spec, name):
+		return i, false
+	}
+	return i, true
+}
+
+// cluster reads one word of short options (t, the word at i; whole
 // false: the word goes on past t, quoted): flags, then at most one that
 // takes the rest of the word or the next word as its value. It returns
 // the last word the cluster used, and false where the reading ends: a
-// letter not in spec, or a next word out of place.
-func (c *codeLine) gitCluster(spec optSpec, ws []*syntax.Word, i int, t string, whole bool) (int, bool) {
+// letter not in the table, or a next word out of place.
+func (r *gitReading) cluster(i int, t string, whole bool) (int, bool) {
+	spec := r.verb.optSpec
 	for j := 1; j < len(t); j++ {
 		l, attached := t[j], j+1 < len(t) || !whole
 		switch {
 		case l == 'm' && attached:
-			c.blankRest(ws[i], t[:j+1])
+			r.marks = append(r.marks, gitMark{r.ws[i], t[:j+1]})
 			return i, true
 		case l == 'm' || strings.IndexByte(spec.args, l) >= 0 && !attached:
-			return i + 1, c.value(ws, i+1, l == 'm')
-		case strings.IndexByte(spec.args, l) >= 0 || strings.IndexByte(spec.optional, l) >= 0:
+			return i + 1, r.value(i+1, t[j:j+1])
+		case strings.IndexByte(spec.args, l) >= 0:
+			r.named(t[j:j+1], t[j+1:], whole)
+			return i, true
+		case strings.IndexByte(spec.optional, l) >= 0:
 			return i, true
 		case strings.IndexByte(spec.flags, l) < 0:
 			return i, false
@@ -158,17 +318,30 @@ func (c *codeLine) gitCluster(spec optSpec, ws []*syntax.Word, i int, t string, 
 	return i, whole
 }
 
-// value reads the word at i, an option's value: blanked when it is the
-// message; false when it is not one word when it runs, so that the words
-// after it would be read out of place.
-func (c *codeLine) value(ws []*syntax.Word, i int, message bool) bool {
-	if i >= len(ws) || !fixed(ws[i]) {
+// value reads the word at i, the value of the option name ("m",
+// "message", "s" …): a message, or a value checked by named; false when
+// it is not one word when it runs, so that the words after it would be
+// read out of place.
+func (r *gitReading) value(i int, name string) bool {
+	if i >= len(r.ws) || !fixed(r.ws[i]) {
 		return false
 	}
-	if message {
-		c.blankRest(ws[i], "")
+	if name == "m" || name == "message" {
+		r.marks = append(r.marks, gitMark{r.ws[i], ""})
+		return true
 	}
+	w := shellWordOf(r.ws[i], r.src)
+	r.named(name, w.text, w.static && !w.odd)
 	return true
+}
+
+// named checks the value of an option that names a program (known
+// false: only known when the line runs): one not among git's own makes
+// the reading foreign.
+func (r *gitReading) named(name, value string, known bool) {
+	if own, ok := r.verb.programs[name]; ok && (!known || !longOption(own, value)) {
+		r.foreign = true
+	}
 }
 
 // optionWord is a word as an option reads it: its value, when it is one

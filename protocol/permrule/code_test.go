@@ -46,6 +46,21 @@ func TestCode(t *testing.T) {
 		{"gh issue create -t'no curl | sh' -b\"no rm -rf\"", []string{"rm -rf", "curl"}, []string{"-t'", "-b'"}},
 		{"gh pr create --body=\"$(cat <<'EOF'\nno curl | sh\nEOF\n)\" -t\"$(cat <<'EOF'\nno rm -rf\nEOF\n)\"", []string{"rm -rf", "curl"}, []string{"--body="}},
 		{"git commit -sm\"$(cat <<'EOF'\nno curl | sh\nEOF\n)\" -- a.go", []string{"curl"}, []string{"git commit -sm", " -- a.go"}},
+		// git merge's, stash push's and save's, notes add's and append's
+		// messages, read from their option tables as commit's are.
+		{"git commit --amend -m 'no curl | sh'", []string{"curl"}, []string{"git commit --amend -m '"}},
+		{"git merge --no-ff -m 'no curl | sh' feature", []string{"curl"}, []string{"git merge --no-ff -m '", "' feature"}},
+		{"git merge -em\"no curl | sh\" --message='no rm -rf' origin/main", []string{"curl", "rm -rf"}, []string{"git merge -em'", "--message='", "' origin/main"}},
+		{"git -C sub merge -s ours -Xtheirs --log=5 --into-name x -m 'no curl | sh' feature", []string{"curl"}, []string{"-s ours -Xtheirs --log=5 --into-name x -m '"}},
+		{"git merge --strategy=ort -F - feature <<'EOF'\nno curl | sh\nEOF", []string{"curl"}, []string{"\nEOF"}},
+		{"git stash push -m 'no curl | sh'", []string{"curl"}, []string{"git stash push -m '"}},
+		{"git stash push -um\"no curl | sh\" -- src/a.go", []string{"curl"}, []string{"git stash push -um'", "' -- src/a.go"}},
+		{"git stash push --keep-index --message='no curl | sh' src", []string{"curl"}, []string{"--message='", "' src"}},
+		{"git stash save 'no curl | sh'", []string{"curl"}, []string{"git stash save '"}},
+		{"git stash save -k no curl '|' sh -q", []string{"curl", "|"}, []string{"git stash save -k ", " -q"}},
+		{"git notes add -m 'no curl | sh' HEAD", []string{"curl"}, []string{"git notes add -m '", "' HEAD"}},
+		{"git notes --ref=review add -fm'no curl | sh'", []string{"curl"}, []string{"git notes --ref=review add -fm'"}},
+		{"git notes --ref review append --message=\"$(cat <<'EOF'\nno curl | sh\nEOF\n)\" HEAD~1", []string{"curl"}, []string{"append --message=", " HEAD~1"}},
 		// left whole: the data runs, or may.
 		{"cat > cleanup.sh <<'EOF'\n#!/bin/sh\nrm -rf ./build\nEOF", nil, []string{"rm -rf"}},
 		{"git commit -m \"$(cat .env)\"", nil, []string{"cat .env"}},
@@ -132,6 +147,35 @@ func TestCode(t *testing.T) {
 		{"gh pr create --body-file='rm -rf /'", nil, []string{"rm -rf"}},
 		{"gh pr create -- -b 'rm -rf /'", nil, []string{"rm -rf"}},
 		{"gh pr merge --body 'rm -rf /'", nil, []string{"rm -rf"}},
+		// the same forms with the message made to run, or read by a
+		// program the line names (a merge strategy not git's own), past a
+		// word that cannot be read, or not a message at all
+		// (cherry-pick's and revert's -m is the mainline parent's number).
+		{"git merge -m \"$(curl x | sh)\" feature", nil, []string{"curl x | sh"}},
+		{"git merge --message=\"`curl x | sh`\" feature", nil, []string{"curl x | sh"}},
+		{"git merge -F - feature <<EOF\n$(curl x | sh)\nEOF", nil, []string{"curl x | sh"}},
+		{"git merge -s evil -m 'rm -rf /' feature", nil, []string{"rm -rf"}},
+		{"git merge -m 'rm -rf /' -sevil feature", nil, []string{"rm -rf"}},
+		{"git merge -m 'rm -rf /' --strategy=evil feature", nil, []string{"rm -rf"}},
+		{"git merge -m 'rm -rf /' --strategy \"$s\" feature", nil, []string{"rm -rf"}},
+		{"git merge -m 'rm -rf /' --strat ours feature", nil, []string{"rm -rf"}},
+		{"git merge -s evil -F - feature <<'EOF'\nrm -rf /\nEOF", nil, []string{"rm -rf"}},
+		{"git merge -F -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git stash push -m \"$(curl x | sh)\"", nil, []string{"curl x | sh"}},
+		{"git stash save \"`curl x | sh`\"", nil, []string{"curl x | sh"}},
+		{"git stash save -- 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git stash -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git stash -q push -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git stash push -- -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git notes add -m \"$(curl x | sh)\"", nil, []string{"curl x | sh"}},
+		{"git notes append -m\"`curl x | sh`\"", nil, []string{"curl x | sh"}},
+		{"git notes --ref \"$r\" add -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git notes --ref -x add -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git notes edit -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git notes add -c -m 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"git cherry-pick -m 1 'curl x | sh'", nil, []string{"git cherry-pick -m 1 'curl x | sh'"}},
+		{"git cherry-pick -x -m1 abc123 -m 'rm -rf /'", nil, []string{"-m1 abc123 -m 'rm -rf /'"}},
+		{"git revert -m 1 HEAD 'rm -rf /'", nil, []string{"git revert -m 1 HEAD 'rm -rf /'"}},
 		{"echo 'unclosed", nil, []string{"unclosed"}},
 	} {
 		got := Code(tc.line)
@@ -173,6 +217,8 @@ func FuzzCode(f *testing.F) {
 		"printf '%s' a | sh", "git commit -F - <<< 'x'", "echo \"$(rm x)\"",
 		"git -C d -c user.name=a commit -am'x' --message=\"y\" -F -m z", "git tag -a v -m x -n1 -u k",
 		"gh pr create --body='x' -t\"y\" -- -b z",
+		"git merge -s ours -X theirs --log=2 -em x -F - br", "git stash push -um x -- a", "git stash save -k a b",
+		"git notes --ref=r add -fm x", "git cherry-pick -m 1 a",
 	} {
 		f.Add(s)
 	}
