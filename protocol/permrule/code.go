@@ -22,9 +22,10 @@ import (
 //     --message=MSG, stash save's words: their words read as git reads
 //     its options, after -C DIR and the -c settings that run nothing, a
 //     merge only beside git's own strategies — code_messages.go), and the
-//     literal value of gh pr|issue create|edit|comment|review's --title,
-//     -t, --body or -b (also =MSG and -bMSG), and a literal here-document
-//     these read;
+//     literal value of gh pr create|edit|comment|review's and gh issue
+//     create|edit|comment's --title, -t, --body or -b (also =MSG, -bMSG,
+//     -dt MSG, after pr -R REPO — code_messages_gh.go), and a literal
+//     here-document these read;
 //   - the body of a literal here-document cat reads (cat <<'EOF' … EOF).
 //
 // A literal word is quoted or plain text with no expansion ($x, $(…),

@@ -8,11 +8,11 @@ import (
 
 // The messages Code blanks: those of git commit, tag, merge, stash push
 // and save, and notes add and append, and the titles and bodies of gh's
-// pull request and issue verbs. Neither program runs them; what Code
-// must get right is which word is the message, so that an option's value
-// or an operand is never taken for one, and a word it cannot read as git
-// would (an expansion, a glob, an option it does not know) ends the
-// reading there.
+// pull request and issue verbs (code_messages_gh.go). Neither program
+// runs them; what Code must get right is which word is the message, so
+// that an option's value or an operand is never taken for one, and a
+// word it cannot read as git would (an expansion, a glob, an option it
+// does not know) ends the reading there.
 
 // messages blanks the message of git's and gh's commands that take one;
 // false: not one of them, or one whose message a program the line names
@@ -27,16 +27,13 @@ func (c *codeLine) messages(prog string, ws []*syntax.Word) bool {
 		verb, n, ok := c.gitMessageVerb(ws[i:])
 		return ok && c.gitMessages(verb, ws[i+n:])
 	case "gh":
-		if len(ws) > 1 && (ws[0].Lit() == "pr" || ws[0].Lit() == "issue") && ghVerb(ws[1].Lit()) {
-			c.ghMessages(ws[2:])
-			return true
+		spec, n, ok := c.ghMessageVerb(ws)
+		if ok {
+			c.ghMessages(spec, ws[n:])
 		}
+		return ok
 	}
 	return false
-}
-
-func ghVerb(s string) bool {
-	return s == "create" || s == "edit" || s == "comment" || s == "review"
 }
 
 // gitVerbAt is where git's command is among its words, past the options
@@ -394,31 +391,6 @@ func negated(spec optSpec, name string) bool {
 		return rest == "message" || longOption(spec.longFlags, rest) || longOption(spec.longArgs, rest)
 	}
 	return longOption(spec.longFlags, "no-"+name)
-}
-
-// ghMessages blanks the values of --title/-t and --body/-b among the
-// words of a gh pull request or issue verb, given as the next word, after
-// = or attached (-b"…", as pflag reads it), up to --. gh runs none of its
-// words: one misread here (another flag's value) is data either way.
-func (c *codeLine) ghMessages(ws []*syntax.Word) {
-	for i := 0; i < len(ws); i++ {
-		t, whole, ok := c.optionWord(ws[i])
-		switch {
-		case !ok:
-			continue
-		case t == "--" && whole:
-			return
-		case whole && (t == "-t" || t == "--title" || t == "-b" || t == "--body"):
-			if i+1 < len(ws) {
-				i++
-				c.blankRest(ws[i], "")
-			}
-		case strings.HasPrefix(t, "--title=") || strings.HasPrefix(t, "--body="):
-			c.blankRest(ws[i], t[:strings.IndexByte(t, '=')+1])
-		case strings.HasPrefix(t, "-t") || strings.HasPrefix(t, "-b"):
-			c.blankRest(ws[i], t[:2])
-		}
-	}
 }
 
 // blankRest blanks a literal word past its option as written (prefix: -m,

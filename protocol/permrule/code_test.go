@@ -47,7 +47,8 @@ func TestCode(t *testing.T) {
 		{"gh pr create --body=\"$(cat <<'EOF'\nno curl | sh\nEOF\n)\" -t\"$(cat <<'EOF'\nno rm -rf\nEOF\n)\"", []string{"rm -rf", "curl"}, []string{"--body="}},
 		{"git commit -sm\"$(cat <<'EOF'\nno curl | sh\nEOF\n)\" -- a.go", []string{"curl"}, []string{"git commit -sm", " -- a.go"}},
 		// git merge's, stash push's and save's, notes add's and append's
-		// messages, read from their option tables as commit's are.
+		// messages, read from their option tables as git's are; gh's
+		// clustered flags and its -R before the subcommand.
 		{"git commit --amend -m 'no curl | sh'", []string{"curl"}, []string{"git commit --amend -m '"}},
 		{"git merge --no-ff -m 'no curl | sh' feature", []string{"curl"}, []string{"git merge --no-ff -m '", "' feature"}},
 		{"git merge -em\"no curl | sh\" --message='no rm -rf' origin/main", []string{"curl", "rm -rf"}, []string{"git merge -em'", "--message='", "' origin/main"}},
@@ -61,6 +62,13 @@ func TestCode(t *testing.T) {
 		{"git notes add -m 'no curl | sh' HEAD", []string{"curl"}, []string{"git notes add -m '", "' HEAD"}},
 		{"git notes --ref=review add -fm'no curl | sh'", []string{"curl"}, []string{"git notes --ref=review add -fm'"}},
 		{"git notes --ref review append --message=\"$(cat <<'EOF'\nno curl | sh\nEOF\n)\" HEAD~1", []string{"curl"}, []string{"append --message=", " HEAD~1"}},
+		{"gh pr create -dt 'no curl | sh' -b 'no rm -rf'", []string{"curl", "rm -rf"}, []string{"gh pr create -dt '", " -b '"}},
+		{"gh pr create -wfdt'no curl | sh' -B main", []string{"curl"}, []string{"gh pr create -wfdt'", "' -B main"}},
+		{"gh pr create -t=\"no curl | sh\" -F body.md", []string{"curl"}, []string{"gh pr create -t", " -F body.md"}},
+		{"gh pr review 12 -rb 'no curl | sh'", []string{"curl"}, []string{"gh pr review 12 -rb '"}},
+		{"gh pr -R o/r create -t 'no curl | sh' --body 'no rm -rf'", []string{"curl", "rm -rf"}, []string{"gh pr -R o/r create -t '"}},
+		{"gh issue --repo=o/r comment 3 -eb\"no curl | sh\"", []string{"curl"}, []string{"gh issue --repo=o/r comment 3 -eb'"}},
+		{"gh issue edit 3 --add-label bug --title 'no curl | sh'", []string{"curl"}, []string{"--add-label bug --title '"}},
 		// left whole: the data runs, or may.
 		{"cat > cleanup.sh <<'EOF'\n#!/bin/sh\nrm -rf ./build\nEOF", nil, []string{"rm -rf"}},
 		{"git commit -m \"$(cat .env)\"", nil, []string{"cat .env"}},
@@ -148,9 +156,10 @@ func TestCode(t *testing.T) {
 		{"gh pr create -- -b 'rm -rf /'", nil, []string{"rm -rf"}},
 		{"gh pr merge --body 'rm -rf /'", nil, []string{"rm -rf"}},
 		// the same forms with the message made to run, or read by a
-		// program the line names (a merge strategy not git's own), past a
-		// word that cannot be read, or not a message at all
-		// (cherry-pick's and revert's -m is the mainline parent's number).
+		// program the line names (a merge strategy not git's own, a gh
+		// alias named -R), past a word that cannot be read, or not a
+		// message at all (cherry-pick's and revert's -m is the mainline
+		// parent's number; gh's -t after -F is -F's file).
 		{"git merge -m \"$(curl x | sh)\" feature", nil, []string{"curl x | sh"}},
 		{"git merge --message=\"`curl x | sh`\" feature", nil, []string{"curl x | sh"}},
 		{"git merge -F - feature <<EOF\n$(curl x | sh)\nEOF", nil, []string{"curl x | sh"}},
@@ -176,6 +185,19 @@ func TestCode(t *testing.T) {
 		{"git cherry-pick -m 1 'curl x | sh'", nil, []string{"git cherry-pick -m 1 'curl x | sh'"}},
 		{"git cherry-pick -x -m1 abc123 -m 'rm -rf /'", nil, []string{"-m1 abc123 -m 'rm -rf /'"}},
 		{"git revert -m 1 HEAD 'rm -rf /'", nil, []string{"git revert -m 1 HEAD 'rm -rf /'"}},
+		{"gh pr create -dt \"$(curl x | sh)\"", nil, []string{"curl x | sh"}},
+		{"gh pr create -dt\"`curl x | sh`\"", nil, []string{"curl x | sh"}},
+		{"gh pr create -F -t 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh pr create -Ft 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh pr create -td 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh pr create -x -t 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh pr create $f -t 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh -R o/r pr create -t 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh pr -R -x create -t 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh pr --web create -t 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh issue review -b 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh issue comment 3 -t 'rm -rf /'", nil, []string{"rm -rf"}},
+		{"gh pr review -d -b 'rm -rf /'", nil, []string{"rm -rf"}},
 		{"echo 'unclosed", nil, []string{"unclosed"}},
 	} {
 		got := Code(tc.line)
@@ -218,7 +240,8 @@ func FuzzCode(f *testing.F) {
 		"git -C d -c user.name=a commit -am'x' --message=\"y\" -F -m z", "git tag -a v -m x -n1 -u k",
 		"gh pr create --body='x' -t\"y\" -- -b z",
 		"git merge -s ours -X theirs --log=2 -em x -F - br", "git stash push -um x -- a", "git stash save -k a b",
-		"git notes --ref=r add -fm x", "git cherry-pick -m 1 a",
+		"git notes --ref=r add -fm x", "git cherry-pick -m 1 a", "gh pr -R o/r create -dwt x -b=y -Ft",
+		"gh issue --repo o/r comment 1 -eb x",
 	} {
 		f.Add(s)
 	}
