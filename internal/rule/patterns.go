@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"sync"
+	"sync/atomic"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm/runtime"
@@ -38,18 +39,21 @@ func (p *patterns) Visit(node *ast.Node) {
 	if !ok {
 		return
 	}
-	re, err := syntax.Parse(s.Value, syntax.Perl)
-	if err != nil {
-		// As the checker words it: the regexp package's error, at the
-		// operator.
-		line, col := position(p.src, b.Location().From)
-		p.err = &Error{Line: line, Column: col, Msg: "error parsing regexp: " + trimRegexpPrefix(err.Error())}
-		return
-	}
-	if err := patternTooLarge(re); err != nil {
-		line, col := position(p.src, b.Location().From)
-		p.err = &Error{Line: line, Column: col, Msg: err.Error()}
-		return
+	if shared := patternFor(s.Value); !shared.checked.Load() {
+		re, err := syntax.Parse(s.Value, syntax.Perl)
+		if err != nil {
+			// As the checker words it: the regexp package's error, at the
+			// operator.
+			line, col := position(p.src, b.Location().From)
+			p.err = &Error{Line: line, Column: col, Msg: "error parsing regexp: " + trimRegexpPrefix(err.Error())}
+			return
+		}
+		if err := patternTooLarge(re); err != nil {
+			line, col := position(p.src, b.Location().From)
+			p.err = &Error{Line: line, Column: col, Msg: err.Error()}
+			return
+		}
+		shared.checked.Store(true)
 	}
 	c := &ast.ConstantNode{Value: s.Value}
 	c.SetLocation(s.Location())
@@ -143,6 +147,10 @@ type lazyPattern struct {
 	once sync.Once
 	re   *regexp.Regexp
 	err  error
+	// checked: patterns.Visit found its syntax and size good once, so
+	// another rule of the process that spells it is not parsed again (the
+	// ready-made files spell their ssh pattern fifteen times).
+	checked atomic.Bool
 }
 
 func (p *lazyPattern) compiled() (*regexp.Regexp, error) {

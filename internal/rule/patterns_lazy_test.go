@@ -71,3 +71,32 @@ func TestConstPatternOnOtherValues(t *testing.T) {
 		}
 	}
 }
+
+// A constant pattern's syntax and size are checked once per process, for
+// every rule that spells it; one that does not parse is refused in each
+// rule, at its own place, and never recorded as checked.
+func TestConstPatternCheckedOnce(t *testing.T) {
+	// Not the simple shape (simple.go), which parses on its own.
+	if _, err := Compile(`tool != "x" && args.command matches "^checked-once-test\\s+x"`); err != nil {
+		t.Fatal(err)
+	}
+	if !patternFor(`^checked-once-test\s+x`).checked.Load() {
+		t.Fatal("a pattern that compiled is not recorded as checked")
+	}
+	if _, err := Compile(`tool == "x" || args.command matches "^checked-once-test\\s+x"`); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ src, at string }{
+		{`tool != "x" && args.command matches "checked-once-(bad"`, "1:29"},
+		{`tool == "x" || args.command matches "checked-once-(bad"`, "1:29"},
+		{`args.command matches "checked-once-(bad"`, "1:14"},
+	} {
+		_, err := Compile(tc.src)
+		if err == nil || !strings.Contains(err.Error(), "missing closing )") || !strings.Contains(err.Error(), tc.at) {
+			t.Errorf("%s: %v, want the parse error at %s", tc.src, err, tc.at)
+		}
+	}
+	if patternFor(`checked-once-(bad`).checked.Load() {
+		t.Fatal("a pattern that does not parse is recorded as checked")
+	}
+}
