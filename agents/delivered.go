@@ -39,7 +39,8 @@ func (a *Agent) Delivered(c *Call, o *protocol.Outcome) (delivered protocol.Deci
 // journal kept it), event, the canonical one, stands for every event of
 // the agent's that maps to it, and answers only when they all agree. nil
 // when the call names nothing this version knows: its records keep the
-// decision alone.
+// decision alone, and so does an agent event given beside an event (the
+// canonical one) that it does not map to.
 func DeliveredBy(agent, host, agentEvent, event string) func(o *protocol.Outcome) (protocol.Decision, string) {
 	a, ok := Lookup(agent)
 	if !ok {
@@ -64,8 +65,11 @@ func DeliveredBy(agent, host, agentEvent, event string) func(o *protocol.Outcome
 	}
 	var calls []*Call
 	for _, n := range names {
+		// An agent event that is not event's (a forwarded query or a
+		// record naming another call than the one dispatched) names no
+		// call of this firing.
 		ev, ok := a.Canonical(n)
-		if !ok {
+		if !ok || event != "" && ev.Name != event {
 			return nil
 		}
 		calls = append(calls, &Call{Agent: a, AgentEvent: n, Event: ev, Host: h})

@@ -106,3 +106,20 @@ func TestDeliveredByACallNamed(t *testing.T) {
 		}
 	}
 }
+
+// DeliveredBy names no call when the agent's event given is not the
+// dispatched event's (a forwarded query or a journal record that names
+// another call): Codex's PermissionRequest, whose ask is its own prompt,
+// cannot stand for a pre_tool_call, where an ask is a refusal.
+func TestDeliveredByRefusesAnotherEventsCall(t *testing.T) {
+	if DeliveredBy("codex", "", "PermissionRequest", "pre_tool_call") != nil {
+		t.Error("PermissionRequest named for a pre_tool_call: a call was named")
+	}
+	d := DeliveredBy("codex", "", "PreToolUse", "pre_tool_call")
+	if d == nil {
+		t.Fatal("PreToolUse for a pre_tool_call: no call named")
+	}
+	if got, _ := d(&protocol.Outcome{Decision: protocol.DecisionAsk}); got != protocol.DecisionBlock {
+		t.Errorf("Codex's PreToolUse ask delivered as %q, want block", got)
+	}
+}

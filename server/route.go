@@ -33,11 +33,6 @@ func servedRoute(q url.Values, event string) journal.Route {
 	if agent == "" || agentEvent == "" {
 		return route
 	}
-	if a, ok := agents.Lookup(agent); !ok {
-		return route
-	} else if ev, ok := a.Canonical(agentEvent); !ok || ev.Name != event {
-		return route
-	}
 	route.Delivered = agents.DeliveredBy(agent, q.Get(QueryAgentHost), agentEvent, event)
 	if route.Delivered != nil {
 		route.AgentEvent = agentEvent
