@@ -100,10 +100,11 @@ func ruleEntry(matcher, src string) string {
 // worst case) and the twenty across their tools.
 func (e *env) rulesConfigs(guard string) map[string]string {
 	other := "  post_tool_call:\n    - command: " + e.nop + "\n"
-	all, mixed, none := "", "", ""
+	all, mixed, none, plain := "", "", "", ""
 	for i, src := range terminalRules {
 		all += ruleEntry("terminal", src)
 		none += ruleEntry("terminal", fmt.Sprintf("false && %d == 0", i))
+		plain += ruleEntry("terminal", fmt.Sprintf(`args.command contains "never-%d"`, i))
 		if i < 20-len(otherRules) {
 			mixed += ruleEntry("terminal", src)
 		}
@@ -120,6 +121,7 @@ func (e *env) rulesConfigs(guard string) map[string]string {
 		"rules20":    "hooks:\n" + other + "  pre_tool_call:\n" + all,
 		"rules20mix": "hooks:\n" + other + "  pre_tool_call:\n" + mixed,
 		"false20":    "hooks:\n" + other + "  pre_tool_call:\n" + none,
+		"plain20":    "hooks:\n" + other + "  pre_tool_call:\n" + plain,
 	}
 }
 
@@ -166,7 +168,7 @@ func (e *env) rules() error {
 		fmt.Printf("   skipped: this binary does not accept rule: entries (`hermes-hooks validate` on a config with one: %s)\n", why)
 		return nil
 	}
-	for _, name := range []string{"rules20", "rules20mix", "false20"} {
+	for _, name := range []string{"rules20", "rules20mix", "false20", "plain20"} {
 		why, err := e.rulesAccepted(cfgs[name])
 		if err != nil {
 			return err
@@ -321,7 +323,8 @@ func (e *env) rulesOneShot(cfgs map[string]string) error {
 		{"shell guard (no-rm-rf.sh)", "guard"},
 		{"20 rules, all on terminal (20 evaluated)", "rules20"},
 		{"20 rules across 6 tools (5 evaluated)", "rules20mix"},
-		{"20 rules `false && N == 0` (no work)", "false20"},
+		{"20 rules `false && N == 0` (each compiled)", "false20"},
+		{"20 rules `args.command contains` (no compile)", "plain20"},
 	} {
 		_, envv, err := e.hookHome("rules-oneshot-"+c.cfg, cfgs[c.cfg])
 		if err != nil {
@@ -356,12 +359,19 @@ func (e *env) rulesOneShot(cfgs map[string]string) error {
 	share := median(added)
 	fmt.Printf("   → added over the no-match start: rule %.3f ms, shell guard %.3f ms (medians of per-round means); rule / guard = %.3f (median of per-round ratios; target ≤ 0.2: %s)\n",
 		median(ruleAdds), median(guardAdds), share, verdict(share <= 0.2))
-	var false20Adds []float64
+	var false20Adds, plain20Adds []float64
 	for r := range perRound[0] {
 		false20Adds = append(false20Adds, perRound[6][r]-perRound[0][r])
+		plain20Adds = append(plain20Adds, perRound[7][r]-perRound[0][r])
 	}
-	fmt.Printf("     of that, what firing matching entries costs a one-shot whatever they decide (journal, consent, session, one goroutine each): one entry that does no work (`false`) %.3f ms, twenty %.3f ms\n",
+	fmt.Printf("     of that, what firing matching entries costs a one-shot whatever they decide (journal, consent, session, one goroutine each): one entry that does no work (`false`, compiled by expr) %.3f ms, twenty (each compiled) %.3f ms\n",
 		median(entryAdds), median(false20Adds))
+	// The floor: twenty entries read, selected, gated, decided by a
+	// substring test and journaled, none compiled by expr. What twenty
+	// evaluated rules add beyond it is their compiling.
+	plain := pairedRatio(perRound[7], perRound[0])
+	fmt.Printf("     twenty entries decided without expr (`args.command contains \"never-N\"`) %.3f ms, %.2f× the no-match start (per round: %s): the floor for twenty rules; the rest of the twenty evaluated rules' extra is compiling them\n",
+		median(plain20Adds), plain, fmtRatios(perRound[7], perRound[0]))
 	return nil
 }
 
