@@ -297,7 +297,7 @@ func rulePlace(e *hookconfig.Entry) string {
 // of escaped pattern that hid the place after it.
 const shownStart = 24
 
-// shownHook is how a reply's messages (a fail_closed refusal, an
+// ShownHook is how a reply's messages (a fail_closed refusal, an
 // ambiguous reply) name e: its text as consent.ShownCommand shows it, and a
 // rule's id, the name log, replay and export give it. A rule whose text is
 // cut (or escaped) is named by its id, else its place ("rule at
@@ -305,7 +305,7 @@ const shownStart = 24
 // pattern runs to hundreds of characters, and its first 120 do not say
 // which rule of which file refused, nor read as anything a person can act
 // on.
-func shownHook(e *hookconfig.Entry) string {
+func ShownHook(e *hookconfig.Entry) string {
 	shown := consent.ShownCommand(e.Text())
 	r := e.Rule()
 	if r == nil {

@@ -303,7 +303,7 @@ func TestCompileRulesKeepsNoRepositoryRule(t *testing.T) {
 	}
 }
 
-// How a refusal names a rule (shownHook): a short rule by its text, a
+// How a refusal names a rule (ShownHook): a short rule by its text, a
 // rule with an id by its text and id, a long one by its id, else its
 // place, and the short start of its text (a repository's by its line
 // only), escaped for a terminal; with no place, by its cut text.
@@ -326,8 +326,8 @@ func TestShownHook(t *testing.T) {
 		{entry("\x1b]0;pwned\a"+long, "", "/r/\x1b[31mred.yaml", 7, consent.Scope{}), `rule at /r/\x1b[31mred.yaml:7 (\x1b]0;pwned\x07(any(comman...)`},
 		{entry(long, "", "", 0, consent.Scope{}), consent.ShownCommand("rule: " + long)},
 	} {
-		if got := shownHook(c.e); got != c.want {
-			t.Errorf("shownHook(%.40q…, id %q, %s:%d) = %q, want %q", c.e.Rule().Source, c.e.Rule().ID, c.e.Source, c.e.Rule().Line, got, c.want)
+		if got := ShownHook(c.e); got != c.want {
+			t.Errorf("ShownHook(%.40q…, id %q, %s:%d) = %q, want %q", c.e.Rule().Source, c.e.Rule().ID, c.e.Source, c.e.Rule().Line, got, c.want)
 		}
 	}
 }

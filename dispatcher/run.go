@@ -350,7 +350,7 @@ func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hoo
 		// reply) quote the hook by this, and they reach the model and
 		// the person's terminal: quoted as every other message quotes a
 		// hook's text, short and escaped, not a repository's text whole.
-		Command:    shownHook(e),
+		Command:    ShownHook(e),
 		ExitCode:   res.ExitCode,
 		Stdout:     res.Stdout,
 		Stderr:     res.Stderr,

@@ -123,14 +123,12 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 		a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
 		return refused, true
 	}
-	for _, e := range cfg.Entries {
-		if e.Event == ev && e.FailClosed {
-			a.Warn(msg)
-			refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock,
-				Message: "hermes-hooks: " + msg + "; the fail_closed guard " + e.Text() + " cannot check them, so they are refused"}
-			a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
-			return refused, true
-		}
+	if e := a.unreadGuard(cfg, ev, nil); e != nil {
+		a.Warn(msg)
+		refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock,
+			Message: "hermes-hooks: " + msg + "; the fail_closed guard " + dispatcher.ShownHook(e) + " cannot check them, so they are refused"}
+		a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
+		return refused, true
 	}
 	return protocol.Outcome{}, false
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/journal"
@@ -256,13 +257,13 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 		}
 		// Arguments unreadable, the tool known: only its guards are asked.
 		toolNamed := call.Fields != nil && protocol.NewFiring(call.Event, "", call.Fields).HasTool
-		for _, e := range cfg.Entries {
-			if toolNamed && !e.Matches(call.Fields, cfg.Tools) {
-				continue // a guard of other tools would not be asked
-			}
-			if e.Event == call.Event && e.FailClosed && !slices.Contains(call.RunBy(), e.RunBy) {
-				return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+e.Text()+" cannot check it, so this is refused", anyCaller)
-			}
+		asked := func(e *hookconfig.Entry) bool {
+			// A guard of other tools would not be asked, nor one the
+			// agent runs itself.
+			return (!toolNamed || e.Matches(call.Fields, cfg.Tools)) && !slices.Contains(call.RunBy(), e.RunBy)
+		}
+		if e := a.unreadGuard(cfg, call.Event, asked); e != nil {
+			return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+dispatcher.ShownHook(e)+" cannot check it, so this is refused", anyCaller)
 		}
 	}
 	a.Warn(problem)

@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// unreadGuard is the first entry of cfg on ev that would refuse a call
+// whose fields cannot be read, where keep (nil: any) lets it: a
+// fail_closed entry that a dispatch of ev would ask or refuse in its
+// name. That leaves out what a dispatch never lets decide: an entry in
+// mode: shadow (it only records what it would have done), and under
+// HERMES_SAFE_MODE all but the managed layer's; and a repository's entry
+// nobody approved, which a dispatch skips (no repository can make every
+// call refused unapproved) unless an accept channel approves it there.
+// A repository's approved entry counts, changed since or not (changed, a
+// dispatch refuses in its name too), and so does one whose approval
+// cannot be told (the allowlist unreadable: a dispatch refuses then).
+func (a *App) unreadGuard(cfg *hookconfig.Config, ev *protocol.Event, keep func(*hookconfig.Entry) bool) *hookconfig.Entry {
+	var (
+		policy  *consent.Policy
+		allow   *consent.File
+		unknown bool
+	)
+	for _, e := range cfg.Entries {
+		if e.Event != ev || !e.FailClosed || e.Shadow || keep != nil && !keep(e) {
+			continue
+		}
+		if policy == nil {
+			store, err := a.Store()
+			if err != nil {
+				return e // no allowlist to tell approvals by: as a dispatch, refused
+			}
+			policy = a.Policy(cfg, store)
+			allow, err = store.Load()
+			unknown = err != nil || allow.Invalid != nil
+		}
+		if policy.SafeMode && !e.Scope.Managed && !e.ManagedBundle {
+			continue
+		}
+		if e.Scope.Global() || e.Scope.Bundle != "" || e.Scope.Managed || policy.Accept || unknown ||
+			consent.Inspect(dispatcher.ConsentRequest(e, Cwd(), nil), allow).Approved {
+			return e
+		}
+	}
+	return nil
+}
