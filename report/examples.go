@@ -233,7 +233,7 @@ func PrintExamples(w io.Writer, hooks []HookExamples) {
 	for i := range hooks {
 		h := &hooks[i]
 		e := h.Status.Entry
-		fmt.Fprintf(w, "[%s] %s\n", show(e.DeclaredAs), show(exampleHeading(e)))
+		fmt.Fprintf(w, "[%s] %s\n", show(e.DeclaredAs), show(ExampleHeading(e)))
 		if h.NotRun != "" {
 			fmt.Fprintf(w, "    - %s\n", show(h.NotRun))
 			continue
@@ -271,12 +271,12 @@ func exampleAt(e *hookconfig.Entry, ex *hookconfig.Example) string {
 	return e.Source + ":" + strconv.Itoa(ex.Line)
 }
 
-// exampleHeading names e above its examples (test --examples) and its
+// ExampleHeading names e above its examples (test --examples) and its
 // checks (doctor): its text, and a rule's text longer than a line (a
 // ready-made rule's pattern runs to hundreds of characters) cut to one; a
 // rule with an id: with that id, the name log and replay give it, else a
 // long one with the file and line that hold it.
-func exampleHeading(e *hookconfig.Entry) string {
+func ExampleHeading(e *hookconfig.Entry) string {
 	const long = 100
 	t := e.Text()
 	r := e.Rule()

@@ -85,7 +85,7 @@ func TestExampleHeading(t *testing.T) {
 		{rule(long), "rule: " + long[:91] + "... (/r/team.yaml:12)"},
 		{&hookconfig.Entry{Event: pre, Command: "/h/" + strings.Repeat("g", 200) + ".sh"}, "/h/" + strings.Repeat("g", 200) + ".sh"},
 	} {
-		if got := exampleHeading(tc.e); got != tc.want {
+		if got := ExampleHeading(tc.e); got != tc.want {
 			t.Errorf("heading\n got %q\nwant %q", got, tc.want)
 		}
 	}

@@ -242,7 +242,7 @@ func PrintDoctor(w io.Writer, results []DoctorResult, problems int) {
 	}
 	fmt.Fprintf(w, "Checking %s...\n\n", Count(len(results), "configured shell hook", "configured shell hooks"))
 	for _, r := range results {
-		fmt.Fprintf(w, "  [%s] %s\n", show(r.Status.Entry.DeclaredAs), show(exampleHeading(r.Status.Entry)))
+		fmt.Fprintf(w, "  [%s] %s\n", show(r.Status.Entry.DeclaredAs), show(ExampleHeading(r.Status.Entry)))
 		for _, c := range r.Checks {
 			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), show(c.Text))
 		}

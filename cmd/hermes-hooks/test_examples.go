@@ -50,7 +50,7 @@ func notRunList(hooks []report.HookExamples) string {
 		}
 		why, _, _ := strings.Cut(h.NotRun, ", examples not run")
 		e := h.Status.Entry
-		names = append(names, fmt.Sprintf("[%s] %s (%s)", show(e.DeclaredAs), show(e.Text()), show(why)))
+		names = append(names, fmt.Sprintf("[%s] %s (%s)", show(e.DeclaredAs), show(report.ExampleHeading(e)), show(why)))
 	}
 	return strings.Join(names, ", ")
 }
