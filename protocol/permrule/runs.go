@@ -276,6 +276,10 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 		formed := len(s.forms)
 		s.addForm(text)
 		name := w[0]
+		byValue := s.byValue(w, text, c, depth)
+		if s.lost != "" {
+			return
+		}
 		if !name.static {
 			s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
 			if name.given {
@@ -319,7 +323,9 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			}
 		}
 		base := name.text
-		if i := strings.LastIndexByte(base, '/'); i >= 0 {
+		if byValue {
+			base = "sh"
+		} else if i := strings.LastIndexByte(base, '/'); i >= 0 {
 			base = base[i+1:]
 			s.addForm(joinWords(append([]shellWord{{text: base, static: true}}, w[1:]...)))
 		}

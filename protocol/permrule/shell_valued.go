@@ -1,0 +1,92 @@
+package permrule
+
+import (
+	"path"
+	"strings"
+)
+
+// Names whose value is the shell's own program, whatever the line says:
+// `$BASH -c 'rm -rf ~'`, `curl … | "$0"` and `/proc/self/exe -c …` run
+// bash (or the user's shell) as surely as `bash` does, but a name only
+// known when it runs was followed as an unknown program's, and a path to
+// the shell's executable through /proc as the program "exe": neither
+// read the command string or the pipe the shell runs.
+
+// shellVars hold the path or name of a shell where an agent runs a
+// command line: SHELL the user's login shell, BASH bash's own path, 0
+// the shell's name under sh -c (what agents run).
+var shellVars = []string{"SHELL", "BASH", "0"}
+
+// byValue follows a command named, w[0], by a shell's value as sh's
+// command line (sh -c reads what bash -c does). A variable above that
+// the line does not set (one it sets is listed with each value it takes:
+// values.go) is followed here, and stays doubt: the caller then follows
+// the words after it too, as for any name known only when it runs, since
+// $BASH is unset in zsh, where `$BASH rm -rf ~` runs rm. The executable of
+// the shell's own process (/proc/self/exe, /proc/$$/exe) is the shell:
+// true, for the caller to follow as sh. A /proc/N/exe of a process named
+// by number is some other process's program, which stops the analysis.
+func (s *shellRuns) byValue(w []shellWord, text string, c shellCommand, depth int) bool {
+	name := w[0]
+	t := name.text
+	if !name.static {
+		if name.given {
+			return false
+		}
+		t = name.script
+	}
+	switch {
+	case !name.static && (shellVar(t) || ownExe(t)):
+		s.shell("sh", text, w[1:], c, depth)
+	case ownExe(t):
+		return true
+	case procExe(t):
+		s.stopped("`" + clip(text) + "` runs another process's program through /proc, which the analysis cannot name")
+	}
+	return false
+}
+
+// shellVar: t is $NAME or ${NAME} of a shellVars name, nothing else.
+func shellVar(t string) bool {
+	for _, v := range shellVars {
+		if t == "$"+v || t == "${"+v+"}" {
+			return true
+		}
+	}
+	return false
+}
+
+// ownExe: t is the executable of the process that opens it, which for a
+// command the shell starts is the shell (the kernel resolves the path in
+// the shell's child before the exec), or of the shell's own process.
+func ownExe(t string) bool {
+	p, ok := procPath(t)
+	if !ok {
+		return false
+	}
+	switch p {
+	case "self", "thread-self", "$$", "${$}", "$BASHPID", "${BASHPID}":
+		return true
+	}
+	return false
+}
+
+// procExe: t is /proc/SOMETHING/exe.
+func procExe(t string) bool {
+	_, ok := procPath(t)
+	return ok
+}
+
+// procPath is the process part of t when t is /proc/PROCESS/exe, spelled
+// as the kernel resolves it (//proc/./self/exe).
+func procPath(t string) (string, bool) {
+	if !strings.HasPrefix(t, "/") {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(path.Clean(t), "/proc/")
+	if !ok {
+		return "", false
+	}
+	p, ok := strings.CutSuffix(rest, "/exe")
+	return p, ok && p != "" && !strings.Contains(p, "/")
+}
