@@ -351,13 +351,18 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 }
 
 // parseEntryKeys reads what an entry of any kind may set first: matcher,
-// timeout (read as dialect reads it), fail_closed and priority.
+// timeout (read as dialect reads it; a rule's as parseRuleTimeout does),
+// fail_closed and priority.
 func (cfg *Config) parseEntryKeys(e *Entry, path string, n *yaml.Node, dialect protocol.Dialect) {
 	if m := pyyaml.MappingGet(n, "matcher"); m != nil {
 		cfg.parseMatcher(e, path, m)
 	}
 	if t := pyyaml.MappingGet(n, "timeout"); t != nil {
-		e.Timeout, e.TimeoutSet = cfg.parseTimeout(path, t, dialect, e.Timeout)
+		if e.Rule() != nil { // our own key, not Hermes'
+			e.Timeout, e.TimeoutSet = cfg.parseRuleTimeout(path, t, e.Timeout)
+		} else {
+			e.Timeout, e.TimeoutSet = cfg.parseTimeout(path, t, dialect, e.Timeout)
+		}
 	}
 	cfg.parseFailClosed(e, path, n)
 	if p := pyyaml.MappingGet(n, "priority"); p != nil {

@@ -2,12 +2,10 @@ package hookconfig
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
-	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 
@@ -124,14 +122,10 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 		Spec:       spec,
 	}
 	// A rule's timeout is hermes-hooks' own key, not Hermes': seconds
-	// with fractions (0.2), as Claude Code reads its timeouts, since a
-	// rule's bound is below a second; read as Hermes' whole seconds it
-	// could never shorten it, and 0.2 was refused as "below 1".
-	cfg.parseEntryKeys(e, path, n, protocol.Claude)
-	if e.TimeoutSet && e.Timeout > rule.DefaultTimeout {
-		cfg.warnMinor(path, fmt.Sprintf(".timeout=%ss is above a rule's bound of %ss, which a timeout can only shorten: the rule is decided within %ss",
-			secondsText(e.Timeout), secondsText(rule.DefaultTimeout), secondsText(rule.DefaultTimeout)))
-	}
+	// with fractions (0.2), since a rule's bound is below a second; read
+	// as Hermes' whole seconds it could never shorten it, and 0.2 was
+	// refused as "below 1" (parseRuleTimeout).
+	cfg.parseEntryKeys(e, path, n, dialect)
 	return cfg.finishEntry(e, path, n)
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 )
 
 // TestRuleEntryManyKeysLinear: a rule entry's keys are checked for one
@@ -71,5 +73,45 @@ func TestRuleTimeoutIsSecondsWithFractions(t *testing.T) {
 		if tc.warn == "" && len(cfg.Warnings) > 0 || !strings.Contains(got, tc.warn) {
 			t.Errorf("timeout %s: warnings %s; want %q", tc.timeout, got, tc.warn)
 		}
+	}
+}
+
+// TestRuleTimeoutWarningsNameTheRuleBound: a rule's timeout that cannot be
+// taken leaves the rule decided within its own 0.5 s bound, and the
+// warning says so and names the form the key takes (seconds with
+// fractions): a command's wording ("must be an int", "using default 60s")
+// had people think the rule could run for a minute and that 0.2 was
+// refused. A command entry keeps Hermes' own words.
+func TestRuleTimeoutWarningsNameTheRuleBound(t *testing.T) {
+	for _, tc := range []struct {
+		timeout string
+		warn    string
+	}{
+		{"0", ".timeout=0s is not above 0s; using a rule's bound of 0.5s"},
+		{"-1.5", ".timeout=-1.5s is not above 0s; using a rule's bound of 0.5s"},
+		{`"0"`, ".timeout=0s is not above 0s; using a rule's bound of 0.5s"},
+		{`"fast"`, ".timeout must be a number of seconds, fractions allowed (such as 0.2) (got 'fast'); using a rule's bound of 0.5s"},
+		{".inf", ".timeout must be a number of seconds, fractions allowed (such as 0.2) (got inf); using a rule's bound of 0.5s"},
+		{"[1]", ".timeout must be a number of seconds, fractions allowed (such as 0.2) (got […]); using a rule's bound of 0.5s"},
+		{"9999", ".timeout=9999s is above a rule's bound of 0.5s, which a timeout can only shorten: the rule is decided within 0.5s"},
+	} {
+		cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      decision: block\n      message: m\n      timeout: "+tc.timeout+"\n"), "/c.yaml", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0].Message, tc.warn) {
+			t.Errorf("timeout %s: warnings %v; want one: %q", tc.timeout, cfg.Warnings, tc.warn)
+		}
+		if got := min(cfg.Entries[0].Timeout, rule.DefaultTimeout); got != rule.DefaultTimeout {
+			t.Errorf("timeout %s: the rule is decided within %v; want its bound %v", tc.timeout, got, rule.DefaultTimeout)
+		}
+	}
+	// A command entry's warnings stay Hermes' own.
+	cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: /bin/true\n      timeout: fast\n"), "/c.yaml", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := fmt.Sprint(cfg.Warnings); !strings.Contains(w, ".timeout must be an int (got 'fast'); using default 60s") {
+		t.Errorf("command entry: warnings %s", w)
 	}
 }
