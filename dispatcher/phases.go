@@ -143,7 +143,7 @@ func (d *Dispatcher) run(ctx context.Context, r *round, peek *sessions.Session) 
 	}
 	r.hookFields = fields
 	d.shareBudget(r)
-	if r.ev.Can(protocol.CapTransform) && r.ev.TextField != "" {
+	if chained(r.ev) {
 		d.runChain(ctx, r.ev, fields, r.hooks, r.runnable, r.reports)
 	} else {
 		d.runTiers(ctx, r.ev, fields, r.hooks, r.runnable, r.reports)

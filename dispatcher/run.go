@@ -18,14 +18,22 @@ import (
 
 // Running the selected hooks: tiers, chains, one hook.
 
-// runTiers runs the hooks tier by tier: hooks of equal priority start
-// together, a tier starts once the previous one has finished, and a block
-// stops the tiers after it from starting. With every priority at its
-// default, there is one tier and every hook starts at once. Metadata from a
-// tier reaches the tiers after it.
+// runTiers runs the hooks tier by tier (inTiers), a tier's hooks at once.
 func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport) {
-	var meta map[string]any
 	rules := d.rulesOf(fields, sel, runnable)
+	inTiers(fields, sel, runnable, reports, func(tier []int, tf map[string]any) {
+		d.runParallel(ctx, ev, tf, sel, tier, reports, rules)
+	})
+}
+
+// inTiers hands run the hooks tier by tier: hooks of equal priority
+// together, a tier once the previous one has finished, and none after a
+// tier in which a hook blocked (their reports say why). With every
+// priority at its default, there is one tier. Metadata from a tier reaches
+// the tiers after it (tf). It is the order both Dispatch and RunEntries
+// (test) keep, so that test starts nothing dispatch would not.
+func inTiers(fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport, run func(tier []int, tf map[string]any)) {
+	var meta map[string]any
 	for start := 0; start < len(runnable); {
 		end := start + 1
 		for end < len(runnable) && sel[runnable[end]].Entry.Priority == sel[runnable[start]].Entry.Priority {
@@ -37,11 +45,11 @@ func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields ma
 			tf = withField(fields, "metadata", meta)
 			// What the tier was shown, for a rule of it that judges a
 			// rewritten call again (rejudge): the same metadata.
-			for _, i := range runnable[start:end] {
+			for _, i := range tier {
 				sel[i].fields = tf
 			}
 		}
-		d.runParallel(ctx, ev, tf, sel, tier, reports, rules)
+		run(tier, tf)
 		blocked := false
 		for _, i := range tier {
 			if c := reports[i].Contribution; c != nil {
@@ -50,12 +58,18 @@ func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields ma
 			}
 		}
 		if blocked {
-			skipRest(runnable[end:], reports, "not started: a hook of an earlier priority blocked")
+			skipRest(runnable[end:], reports, notStartedAfterTier)
 			return
 		}
 		start = end
 	}
 }
+
+// Why a hook dispatch selected was not started (its report's Skipped).
+const (
+	notStartedAfterTier  = "not started: a hook of an earlier priority blocked"
+	notStartedAfterChain = "not started: an earlier hook of the chain blocked"
+)
 
 func skipRest(rest []int, reports []protocol.HookReport, why string) {
 	for _, i := range rest {
@@ -160,21 +174,35 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 	wg.Wait()
 }
 
-// runChain runs transform hooks one after another, in priority order: each
-// sees the text the previous one produced and the metadata the earlier ones
-// returned; a block ends the chain.
+// chained reports whether ev's hooks run as a transform chain (inChain)
+// rather than in tiers (inTiers).
+func chained(ev *protocol.Event) bool {
+	return ev.Can(protocol.CapTransform) && ev.TextField != ""
+}
+
+// runChain runs transform hooks one after another (inChain).
 func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport) {
+	inChain(ev, fields, runnable, reports, func(i int, cur map[string]any) {
+		payload := d.payloadOf(sel[i].Entry, runEvent(ev, sel[i].Entry), cur)
+		d.runInto(ctx, ev, sel[i], payload, cur, &reports[i], nil)
+	})
+}
+
+// inChain hands run transform hooks one at a time, in priority order:
+// each sees the text the previous one produced and the metadata the
+// earlier ones returned (cur); a block ends the chain, and the reports of
+// the hooks after it say why. Dispatch and RunEntries (test) share it.
+func inChain(ev *protocol.Event, fields map[string]any, runnable []int, reports []protocol.HookReport, run func(i int, cur map[string]any)) {
 	cur := fields
 	var meta map[string]any
 	for n, i := range runnable {
-		payload := d.payloadOf(sel[i].Entry, runEvent(ev, sel[i].Entry), cur)
-		d.runInto(ctx, ev, sel[i], payload, cur, &reports[i], nil)
+		run(i, cur)
 		c := reports[i].Contribution
 		if c == nil {
 			continue
 		}
 		if c.Decision == protocol.DecisionBlock {
-			skipRest(runnable[n+1:], reports, "not started: an earlier hook of the chain blocked")
+			skipRest(runnable[n+1:], reports, notStartedAfterChain)
 			return
 		}
 		if c.Result != nil && *c.Result != "" {
@@ -239,6 +267,10 @@ type HookRun struct {
 	// on Stdout: an opa: entry's OPA answer, as it came (nil when none
 	// came, or the entry is another kind's).
 	Answer []byte
+	// NotStarted: RunEntries did not start it because dispatch would not
+	// (a hook of an earlier tier, or earlier in the chain, blocked);
+	// Report.Skipped says which.
+	NotStarted bool
 }
 
 // UnrunEntry is the run RunEntry would start, not started: its report's

@@ -52,12 +52,17 @@ object of event fields (keys as the host sends them: args; a tool_input,
 as the payload printed below names the arguments, is read as args; - reads
 it from stdin).
 
+The hooks run in dispatch's order: priority tiers (a chain on transform
+events), and nothing after a block, which dispatch would not start either:
+such a hook is shown as not started, and why.
+
 After the runs comes the verdict: one status line per hook, the outcome the
 dispatcher folds from their replies (decision, message, context, …) and the
 payload the hooks were sent.
 
-Exit status: 0 when every hook ran (whatever it decided), 1 when a hook
-could not start or timed out, 2 for an unknown event.
+Exit status: 0 when every hook ran or was not started after a block
+(whatever it decided), 1 when a hook could not start or timed out, 2 for an
+unknown event.
 
 With --examples (and no EVENT), test runs instead the examples hook entries
 declare (examples: [{tool: terminal, args: {command: "rm -rf /"}, expect:
@@ -164,25 +169,26 @@ func runTest(a *app, event string, o testOptions) error {
 		}
 	}
 	statuses := report.Inspect(&hookconfig.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
-	var runs []trialRun
+	runs := make([]trialRun, len(entries))
 	for i, e := range entries {
-		r := trialRun{Entry: e, Approved: statuses[i].Approved,
+		r := &runs[i]
+		*r = trialRun{Entry: e, Approved: statuses[i].Approved,
 			Changed: statuses[i].Approved && !statuses[i].Runs()}
-		if r.Held = !e.Scope.Global() && (!r.Approved || r.Changed) && !o.runUnapproved; r.Held {
-			r.HookRun = d.UnrunEntry(ev, e, fields)
-			runs = append(runs, r)
-			continue
-		}
-		if !e.Scope.Global() && (!r.Approved || r.Changed) && !e.RunsCommand() {
+		r.Held = !e.Scope.Global() && (!r.Approved || r.Changed) && !o.runUnapproved
+		if !r.Held && !e.Scope.Global() && (!r.Approved || r.Changed) && !e.RunsCommand() {
 			// Run because the person said so: what it sends (a header
 			// filled from their environment) is said, as approve says it.
 			r.Unapproved = statuses[i].TextOnly
 		}
-		r.HookRun = d.RunEntry(context.Background(), ev, e, fields)
-		if r.Report.Error != "" {
-			r.Missing = report.MissingScript(dispatcher.ConsentRequest(e, wd, nil), &statuses[i])
+	}
+	// Run as dispatch runs them (tiers, chains), so that a hook dispatch
+	// never starts after a block is not started here either.
+	hookRuns := d.RunEntries(context.Background(), ev, entries, fields, func(i int) bool { return runs[i].Held })
+	for i := range runs {
+		runs[i].HookRun = hookRuns[i]
+		if !runs[i].Held && !runs[i].NotStarted && runs[i].Report.Error != "" {
+			runs[i].Missing = report.MissingScript(dispatcher.ConsentRequest(entries[i], wd, nil), &statuses[i])
 		}
-		runs = append(runs, r)
 	}
 	outcome := protocol.Fold(ev, f.Args, foldTrial(runs))
 	// A rewritten call is judged again by the rules, as dispatch does.

@@ -80,6 +80,10 @@ const (
 	statusTimedOut = "timed_out"
 	// statusNotRun: a repository's hook test did not run (trialRun.Held).
 	statusNotRun = "not_run"
+	// statusNotStarted: a hook dispatch would not start (a hook of an
+	// earlier tier, or earlier in the chain, blocked), so test did not
+	// either (dispatcher.HookRun.NotStarted).
+	statusNotStarted = "not_started"
 )
 
 // Status is the run's state and whether it counts as a failure (exit 1).
@@ -88,6 +92,8 @@ func (r *trialRun) Status() (string, bool) {
 	switch rep := &r.Report; {
 	case r.Held:
 		return statusNotRun, false
+	case r.NotStarted:
+		return statusNotStarted, false
 	case rep.TimedOut:
 		return statusTimedOut, true
 	case rep.Error != "" || rep.Skipped != "":
@@ -153,6 +159,7 @@ func printVerdict(w io.Writer, runs []trialRun, o *protocol.Outcome) {
 	for _, c := range []struct{ status, words string }{
 		{statusRan, "ran"}, {statusFailedToStart, "failed to start"}, {ruleErred, "erred (rules)"}, {statusTimedOut, "timed out"},
 		{statusNotRun, "not run (a repository's, not approved)"},
+		{statusNotStarted, "not started (dispatch would not start it)"},
 	} {
 		if n := counts[c.status]; n > 0 {
 			parts = append(parts, strconv.Itoa(n)+" "+c.words)
@@ -229,7 +236,7 @@ func statusLine(r *trialRun) string {
 	mark := "✓"
 	if s, bad := r.Status(); bad {
 		mark = "✗"
-	} else if s == statusNotRun {
+	} else if s == statusNotRun || s == statusNotStarted {
 		mark = "·" // nothing ran to succeed
 	}
 	var b strings.Builder
@@ -267,6 +274,8 @@ func statusLine(r *trialRun) string {
 	switch r.textStatus() {
 	case statusNotRun:
 		b.WriteString("not run (--run-unapproved runs it)")
+	case statusNotStarted:
+		b.WriteString(show(rep.Skipped))
 	case statusTimedOut:
 		fmt.Fprintf(&b, "timed out after %ss", pyjson.Seconds(rep.ElapsedMS/1000))
 	case ruleErred:
@@ -298,7 +307,7 @@ func printPayloads(w io.Writer, runs []trialRun) {
 			order = append(order, p)
 		}
 		who[p] = append(who[p], runs[i].Report.Command)
-		sent[p] = sent[p] || !runs[i].Held
+		sent[p] = sent[p] || !runs[i].Held && !runs[i].NotStarted
 	}
 	for _, p := range order {
 		label := "Payload sent"
@@ -359,6 +368,10 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		}
 		if r.Held {
 			fmt.Fprintf(w, "      not run: a repository's hook runs only once you approve it; read it, then run it here with --run-unapproved\n\n")
+			continue
+		}
+		if r.NotStarted {
+			fmt.Fprintf(w, "      %s (dispatch would not start it)\n\n", show(rep.Skipped))
 			continue
 		}
 		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
