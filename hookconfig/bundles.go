@@ -99,6 +99,7 @@ func (cfg *Config) addBundle(dir string, keys []string, managed bool) {
 		err = frag.loadRules(files, len(data))
 		// Listed even when one fails, as a project's are.
 		cfg.RuleFiles = append(cfg.RuleFiles, frag.RuleFiles...)
+		cfg.unread = append(cfg.unread, frag.unread...)
 	}
 	if err != nil {
 		cfg.unloadedBundle(dir, path, err)

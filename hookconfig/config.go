@@ -288,8 +288,11 @@ type Config struct {
 	// by Load; loadErr is the first problem that makes the file unusable
 	// (a rule entry that cannot mean what it says).
 	ruleFiles []ruleInclude
-	loadErr   error
-	flat      *pyyaml.Flattened // its YAML's keys given twice (parse_yamlkeys.go)
+	// unread are the files of RuleFiles that could not be read, listed
+	// for serve to watch but not counted by FilesRead.
+	unread  []string
+	loadErr error
+	flat    *pyyaml.Flattened // its YAML's keys given twice (parse_yamlkeys.go)
 	// share is what the load this file is part of spends (load_share.go):
 	// its own, shared with the rules: files it includes (and theirs).
 	share *loadShare

@@ -174,6 +174,7 @@ func (cfg *Config) addProject(path string) {
 		// The rule files read are listed even when one fails: serve
 		// watches them, and one put back must reload the project.
 		cfg.RuleFiles = append(cfg.RuleFiles, proj.RuleFiles...)
+		cfg.unread = append(cfg.unread, proj.unread...)
 	}
 	if err != nil {
 		cfg.unloaded(path, root, path, "project hooks file skipped", err)

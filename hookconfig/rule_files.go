@@ -82,6 +82,9 @@ type ruleReader struct {
 	// decide what the administrator's rules say.
 	managed bool
 	read    []string // every file read so far, in order
+	// unread are the files of read that could not be read (listed
+	// there so that serve reloads once one is put back).
+	unread []string
 	// builtins are the built-in rule files included so far (their
 	// Source, builtin:NAME): no file to watch, but counted with read
 	// against MaxRuleFiles.
@@ -124,6 +127,7 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 					// pointed back inside (a path outside by its
 					// text changes only with the file naming it).
 					rr.read = append(rr.read, p)
+					rr.unread = append(rr.unread, p)
 				}
 				return at(err)
 			}
@@ -156,6 +160,7 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 			limit = MaxProjectEntries
 		}
 		if err != nil {
+			rr.unread = append(rr.unread, p)
 			return at(err)
 		}
 		if err := rr.merge(cfg, p, data, limit, at, chain); err != nil {
@@ -303,6 +308,7 @@ func (cfg *Config) loadRules(root string, size int) error {
 	rr := &ruleReader{root: root, entries: len(cfg.Entries), total: projectBytes(size)}
 	err := rr.includeRules(cfg, []string{cfg.Path})
 	cfg.RuleFiles = append(cfg.RuleFiles, rr.read...)
+	cfg.unread = append(cfg.unread, rr.unread...)
 	cfg.noteDroppedWarnings()
 	return err
 }

@@ -51,3 +51,22 @@ func (cfg *Config) fromUnloaded(file string) bool {
 	}
 	return false
 }
+
+// FilesRead is how many config files cfg's load read (validate's
+// "files"): the config when it was there, the agents' hook files, the
+// project hooks files, the managed layer's files, the rule files and the
+// bundles' fragments. A rule file an include names that could not be read
+// (missing, refused) is in RuleFiles, for serve to watch, but was not
+// read, so it does not count.
+func (cfg *Config) FilesRead() int {
+	n := len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
+	for _, f := range cfg.unread {
+		if slices.Contains(cfg.RuleFiles, f) {
+			n--
+		}
+	}
+	if cfg.Path != "" {
+		n++
+	}
+	return n
+}

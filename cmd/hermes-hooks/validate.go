@@ -45,7 +45,7 @@ that still mean what they say, only less (a timeout clamped to the maximum).
 --json: {problems, errors, warnings, valid, files}; files is how many config
 files were read (0: there was nothing to check; a config that does not
 load counts the files read before it stopped, those its problems are in at
-least).
+least; an include whose file could not be read is not counted).
 
 Exit status: 1 when there is an error, 0 otherwise (warnings included).`,
 		Example: `  hermes-hooks validate
@@ -87,12 +87,7 @@ func unloadedFiles(err error, problems []report.Problem) int {
 	n := len(seen)
 	var ce *hookconfig.ConfigError
 	if errors.As(err, &ce) && ce.Partial != nil {
-		cfg := ce.Partial
-		read := len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
-		if cfg.Path != "" {
-			read++
-		}
-		n = max(n, read)
+		n = max(n, ce.Partial.FilesRead())
 	}
 	return n
 }
@@ -114,13 +109,10 @@ func runValidate(a *app, o validateOptions) error {
 			files = unloadedFiles(err, problems)
 		} else {
 			problems = report.Validate(cfg, cli.Cwd(), a.allowlistQuiet())
-			files = len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
 			// The config file counts when it is there: before it exists
 			// (a newcomer's first validate) nothing was checked, and
 			// "no problems in 1 config file" said otherwise.
-			if cfg.Path != "" { // the file was read
-				files++
-			} else if files == 0 {
+			if files = cfg.FilesRead(); files == 0 {
 				missing, _ = a.Config()
 			}
 			managed = report.NewManagedInfo(cfg)
