@@ -38,8 +38,9 @@ hooks:
 # a foot comment
 `
 
-func TestRoundTrip(t *testing.T) {
-	doc := parsed(t, sample)
+// roundTrip is the tree Decode reads from Encode's bytes of doc.
+func roundTrip(t *testing.T, doc *yaml.Node) *yaml.Node {
+	t.Helper()
 	b, err := Encode(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +49,12 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return got
+}
+
+func TestRoundTrip(t *testing.T) {
+	doc := parsed(t, sample)
+	got := roundTrip(t, doc)
 	if !reflect.DeepEqual(got, doc) {
 		t.Fatalf("decoded tree differs from the parsed one")
 	}
@@ -67,15 +74,7 @@ func TestRoundTrip(t *testing.T) {
 // append to one (as a merge key's flattening does) leaves its
 // neighbours' children alone.
 func TestChildrenDoNotShareRoom(t *testing.T) {
-	doc := parsed(t, "a: [1, 2]\nb: [3, 4]\n")
-	b, err := Encode(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := roundTrip(t, parsed(t, "a: [1, 2]\nb: [3, 4]\n"))
 	m := got.Content[0]
 	first, second := m.Content[1], m.Content[3]
 	first.Content = append(first.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "x"})
