@@ -25,6 +25,15 @@ import (
 //go:embed builtin_rules.tree
 var builtinTrees []byte
 
+// parseYAMLOf is parseYAML of data, the text of the file path names: for
+// a built-in rule file, the tree kept of that text when there is one.
+func parseYAMLOf(path string, data []byte) (*yaml.Node, error) {
+	if root, ok := builtinTree(path, data); ok {
+		return root, nil
+	}
+	return parseYAML(data)
+}
+
 // builtinTree is the parsed tree of data, the text of the built-in rule
 // file source (builtin:NAME), when builtin_rules.tree holds one made
 // from exactly that text; false otherwise.

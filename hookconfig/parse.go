@@ -91,11 +91,9 @@ func parseConfigWithin(data []byte, path string, limit int, managed bool, share 
 	if err := secondBOM(data, path); err != nil {
 		return nil, err
 	}
-	root, parsed := builtinTree(path, data)
-	if !parsed {
-		if root, err = parseYAML(data); err != nil {
-			return nil, yamlError(path, data, err)
-		}
+	root, err := parseYAMLOf(path, data)
+	if err != nil {
+		return nil, yamlError(path, data, err)
 	}
 	cfg = emptyConfig()
 	cfg.Path = path
