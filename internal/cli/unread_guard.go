@@ -12,7 +12,9 @@ import (
 // fail_closed entry that a dispatch of ev would ask or refuse in its
 // name. That leaves out what a dispatch never lets decide: an entry in
 // mode: shadow (it only records what it would have done), and under
-// HERMES_SAFE_MODE all but the managed layer's; and a repository's entry
+// HERMES_SAFE_MODE all but the managed layer's and the user's own entry
+// that cannot be read (which runs nothing and only blocks, safe mode or
+// not: dispatcher's consentGate.Check); and a repository's entry
 // nobody approved, which a dispatch skips (no repository can make every
 // call refused unapproved) unless an accept channel approves it there.
 // A repository's approved entry counts, changed since or not (changed, a
@@ -37,8 +39,8 @@ func (a *App) unreadGuard(cfg *hookconfig.Config, ev *protocol.Event, keep func(
 			allow, err = store.Load()
 			unknown = err != nil || allow.Invalid != nil
 		}
-		if policy.SafeMode && !e.Scope.Managed && !e.ManagedBundle {
-			continue
+		if policy.SafeMode && !e.Scope.Managed && !e.ManagedBundle && (e.NeedsApproval() || e.CannotRun() == "") {
+			continue // but the user's entry that cannot be read: it blocks in safe mode too
 		}
 		if e.Scope.Global() || e.Scope.Bundle != "" || e.Scope.Managed || policy.Accept || unknown ||
 			consent.Inspect(dispatcher.ConsentRequest(e, Cwd(), nil), allow).Approved {
