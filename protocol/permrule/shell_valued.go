@@ -18,11 +18,14 @@ import (
 var shellVars = []string{"SHELL", "BASH", "0"}
 
 // byValue follows a command named, w[0], by a shell's value as sh's
-// command line (sh -c reads what bash -c does). A variable above that
-// the line does not set (one it sets is listed with each value it takes:
-// values.go) is followed here, and stays doubt: the caller then follows
-// the words after it too, as for any name known only when it runs, since
-// $BASH is unset in zsh, where `$BASH rm -rf ~` runs rm. The executable of
+// command line (sh -c reads what bash -c does). A variable above is
+// followed here, with an operator too (${BASH:-}, ${SHELL%/}), and even
+// where the line gives it a value, which the caller lists as well
+// (values.go): bash expands $BASH in `BASH=x $BASH -c …` before the
+// assignment holds, and one in ( … ) or a branch not taken holds
+// nowhere. It stays doubt: the caller then follows the words after it
+// too, as for any name known only when it runs, since $BASH is unset in
+// zsh, where `$BASH rm -rf ~` runs rm. The executable of
 // the shell's own process (/proc/self/exe, /proc/$$/exe) is the shell:
 // true, for the caller to follow as sh. A /proc/N/exe of a process named
 // by number is some other process's program, which stops the analysis.
@@ -30,9 +33,6 @@ func (s *shellRuns) byValue(w []shellWord, text string, c shellCommand, depth in
 	name := w[0]
 	t := name.text
 	if !name.static {
-		if name.given {
-			return false
-		}
 		t = name.script
 	}
 	switch {
@@ -46,10 +46,16 @@ func (s *shellRuns) byValue(w []shellWord, text string, c shellCommand, depth in
 	return false
 }
 
-// shellVar: t is $NAME or ${NAME} of a shellVars name, nothing else.
+// shellVar: t is $NAME, ${NAME} or ${NAME…} with an operator (${NAME:-},
+// ${NAME%/}) of a shellVars name, nothing else.
 func shellVar(t string) bool {
 	for _, v := range shellVars {
-		if t == "$"+v || t == "${"+v+"}" {
+		if t == "$"+v {
+			return true
+		}
+		rest, ok := strings.CutPrefix(t, "${"+v)
+		if ok && strings.HasSuffix(rest, "}") && !strings.Contains(rest[:len(rest)-1], "}") &&
+			(rest == "}" || strings.IndexByte(":-=+?%#/^,@", rest[0]) >= 0) {
 			return true
 		}
 	}

@@ -36,7 +36,16 @@ func TestShellNamedByValue(t *testing.T) {
 		{line: `$BASH -c 'ls -la'`, want: []string{"ls -la"}},
 		{line: `"$SHELL" -lc 'npm test'`, want: []string{"npm test"}},
 		{line: `echo $SHELL $BASH $0`, want: []string{"echo $SHELL $BASH $0"}},
-		{line: `SHELL=/bin/ls; $SHELL -la`, want: []string{"/bin/ls -la"}},
+		{line: `SHELL=/bin/ls; $SHELL -c ls`, want: []string{"/bin/ls -c ls", "ls"}},
+		// An operator, and a value the line gives that may not hold
+		// where the name is expanded.
+		{line: `${BASH:-} -c 'rm -rf ~'`, want: []string{"rm -rf ~"}},
+		{line: `"${SHELL-}" -c 'rm -rf ~'`, want: []string{"rm -rf ~"}},
+		{line: `${0%x} -c 'rm -rf ~'`, want: []string{"rm -rf ~"}},
+		{line: `BASH=x $BASH -c 'rm -rf ~'`, want: []string{"rm -rf ~"}},
+		{line: `(BASH=x); $BASH -c 'rm -rf ~'`, want: []string{"rm -rf ~"}},
+		{line: `${SHELL_X} -c 'rm -rf ~'`, not: []string{"rm -rf ~"}},
+		{line: `${BASHX:-} -c 'rm -rf ~'`, not: []string{"rm -rf ~"}},
 		{line: `$EDITOR notes.txt`, want: []string{"$EDITOR notes.txt"}},
 		{line: `/proc/self/exe2 -c 'rm -rf ~'`, not: []string{"rm -rf ~"}},
 	})
