@@ -17,7 +17,8 @@ import (
 // saying why): `hermes-hooks test` must not run a side-effecting hook
 // dispatch never starts, and its verdict must be dispatch's. Within a tier
 // the hooks run one after another, each through what RunEntry runs, so
-// that each run's output is its own.
+// that each run's output is its own. An async hook, and one that cannot
+// run here, run apart from the tiers, as dispatch keeps them out of its.
 //
 // held(i) keeps entries[i] out of the runs (UnrunEntry: test's repository
 // hook nobody approved), as the Gate keeps a skipped hook out of a
@@ -31,13 +32,21 @@ func (d *Dispatcher) RunEntries(ctx context.Context, ev *protocol.Event, entries
 	reports := make([]protocol.HookReport, len(entries))
 	f := protocol.NewFiring(ev, "", fields)
 	d.bind(&f)
-	var runnable []int
+	var runnable, aside []int
 	for i, e := range entries {
 		runs[i] = d.UnrunEntry(ev, e, fields)
 		reports[i] = runs[i].Report
 		sel[i].Entry = e
-		if held == nil || !held(i) {
-			sel[i] = d.hookFor(e, &f)
+		if held != nil && held(i) {
+			continue
+		}
+		sel[i] = d.hookFor(e, &f)
+		if e.Async || sel[i].kind.cannotRun() != "" {
+			// Dispatch hands an async hook off, and blocks with one that
+			// cannot run at its gate: neither is in a tier, so neither's
+			// answer keeps a later tier from starting. Run alone here.
+			aside = append(aside, i)
+		} else {
 			runnable = append(runnable, i)
 		}
 	}
@@ -55,6 +64,9 @@ func (d *Dispatcher) RunEntries(ctx context.Context, ev *protocol.Event, entries
 				run(i, tf)
 			}
 		})
+	}
+	for _, i := range aside {
+		run(i, fields)
 	}
 	for _, i := range runnable {
 		runs[i].NotStarted = !started[i]

@@ -30,6 +30,10 @@ func TestRunEntriesStartsWhatDispatchStarts(t *testing.T) {
 			nil, []bool{false, false, true}, "not started: a hook of an earlier priority blocked"},
 		{"transform_user_input", "hooks:\n  transform_user_input:\n    - command: " + guard + "\n    - command: " + late + "\n",
 			nil, []bool{false, true}, "not started: an earlier hook of the chain blocked"},
+		// A fail_closed entry that cannot be read blocks at dispatch's
+		// gate, outside the tiers: it keeps no later tier from starting.
+		{"pre_tool_call", "hooks:\n  pre_tool_call:\n    - command: " + late + "\n      priority: 5\n    - comand: " + guard + "\n      fail_closed: true\n",
+			nil, []bool{false, false}, ""},
 		// A held guard blocks nothing: the later tier runs.
 		{"pre_tool_call", "hooks:\n  pre_tool_call:\n    - command: " + late + "\n      priority: 5\n    - command: " + guard + "\n",
 			func(i int) bool { return i == 0 }, []bool{false, false}, ""},
