@@ -276,6 +276,9 @@ func (cfg *Config) duplicateRuleID(e *Entry, first map[string]*Entry) {
 	if f.Text() == e.Text() && SameRuleApproval(f, e) {
 		return
 	}
+	if IsBuiltin(e.Source) && !IsBuiltin(f.Source) {
+		e, f = f, e // said where the id can be changed: not in the binary
+	}
 	cfg.warnBeside(e, f, func(was string) string {
 		return "id: " + r.ID + " is also the id of another rule, " + was + ": the journal, log --hook and export name a rule by its id, so the two would read as one; give each its own"
 	})

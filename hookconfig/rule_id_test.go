@@ -31,3 +31,30 @@ func TestDuplicateRuleIDWarns(t *testing.T) {
 		}
 	}
 }
+
+// A rule of the user's under a ready-made rule's id is warned of at the
+// user's line, the one they can change, whichever is read first: it was
+// said at the built-in file's line, a file the user cannot edit.
+func TestDuplicateBuiltinRuleIDWarnsAtTheUsersRule(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"config.yaml": "rules: [builtin:force-push]\nhooks:\n  pre_tool_call:\n    - {matcher: terminal, id: force-push/push-force, rule: 'args.command contains \"push -f\"', decision: block, message: no}\n",
+	})
+	cfg, err := Load(dir+"/config.yaml", LoadOptions{ConfigNamed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, w := range cfg.Warnings {
+		if !strings.Contains(w.Message, "id: force-push/push-force is also the id of another rule") {
+			continue
+		}
+		found = true
+		if w.File != dir+"/config.yaml" || !strings.Contains(w.Message, "of builtin:force-push") {
+			t.Errorf("the clash is said at %s (%s): %s", w.File, w.Key, w.Message)
+		}
+	}
+	if !found {
+		t.Fatalf("no warning of the clash: %v", cfg.Warnings)
+	}
+}
