@@ -28,6 +28,7 @@ config cannot be read. --format hermes prints Hermes' own directive shape
   echo '{"session_id":"s1","user_message":"hi"}' | hermes-hooks dispatch pre_llm_call --pretty`,
 		Args: exactArgs(1, "exactly one EVENT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			cli.OneShotGC()
 			return a.Dispatch(args[0], o)
 		},
 	}

@@ -65,6 +65,7 @@ not answer in time"); other events get the answers that came.`,
 			if len(args) == 2 {
 				event = args[1]
 			}
+			cli.OneShotGC()
 			return a.Hook(args[0], event, o)
 		},
 	}
