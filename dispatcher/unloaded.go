@@ -1,6 +1,9 @@
 package dispatcher
 
-import "github.com/hermes-hooks/hermes-hooks/protocol"
+import (
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
 
 // A config source that cannot be loaded must not switch a guard off
 // silently. The user's own config failing fails hookconfig.Load (the caller refuses
@@ -22,10 +25,21 @@ type ScopedGate interface {
 // guard blocks, while a project source that may hold a guard cannot be
 // loaded ("" when there is none).
 func (d *Dispatcher) unloadedRefusal(ev *protocol.Event) string {
-	for _, u := range d.cfg.Unloaded {
+	return UnloadedRefusal(d.cfg, d.opts.Gate, ev)
+}
+
+// UnloadedRefusal is what a dispatch through gate refuses ev with for
+// cfg's sources that cannot be loaded ("" for nothing): also the answer
+// to a call whose fields cannot be read, so that an unreadable call is
+// never let through where a readable one would be refused.
+func UnloadedRefusal(cfg *hookconfig.Config, gate Gate, ev *protocol.Event) string {
+	if !ev.FailsClosed() {
+		return ""
+	}
+	for _, u := range cfg.Unloaded {
 		// A managed file's guards are everyone's, whatever this user
 		// approved: always refused.
-		if g, ok := d.opts.Gate.(ScopedGate); ok && !u.Managed && !u.Bundle && !g.MayRunIn(u.Project) {
+		if g, ok := gate.(ScopedGate); ok && !u.Managed && !u.Bundle && !g.MayRunIn(u.Project) {
 			continue
 		}
 		return u.Refusal(ev)

@@ -104,6 +104,10 @@ type matrixFailure struct {
 	managed bool
 	// env is more of the caller's environment.
 	env []string
+	// project: the guard is in the working directory's repository hooks
+	// file (.hermes/hooks.yaml), approved there; the user's config is
+	// hooks: {}.
+	project bool
 	// unreadable writes, for the event (its Claude Code name for a
 	// claude row), a fail_closed guard of the user's own that cannot be
 	// read, in one shape: it runs nothing and needs no approval.
@@ -210,6 +214,12 @@ func matrixFailures() []matrixFailure {
 		{name: "hooks-not-a-mapping", reason: "not a mapping of event names", unreadable: func(e *env, event string) {
 			e.write("home/config.yaml", "hooks:\n  - "+event+":\n      - command: ./guard.sh\n        fail_closed: true\n", 0o644)
 		}},
+		// A repository's hooks file that no longer loads (a guard of it
+		// may be lost): a readable call is refused for it, and so is one
+		// whose fields cannot be read.
+		{name: "repo-unloaded-payload-unreadable", project: true, anyCaller: true,
+			stdin: func(matrixCaller, []byte) []byte { return []byte("this is not JSON {") },
+			after: func(e *env) { e.write(".hermes/hooks.yaml", "hooks:\n  pre_tool_call: [\n", 0o644) }},
 		{name: "managed-refused", managed: true, after: func(e *env) { must(e.t, os.Chmod(e.path("etc/config.yaml"), 0o666)) }},
 		{name: "managed-unparsable", managed: true, after: func(e *env) { e.write("etc/config.yaml", "hooks: [\n", 0o644) }},
 		{name: "managed-safe-mode", managed: true, env: []string{"HERMES_SAFE_MODE=1"}},
@@ -325,6 +335,11 @@ func setUpMatrixGuard(t *testing.T, e *env, c matrixCaller, f matrixFailure) {
 		e.write("etc/config.yaml", entry, 0o644)
 		e.write("home/config.yaml", "hooks: {}\n", 0o644)
 		e.vars = append(e.vars, "HERMES_HOOKS_MANAGED_CONFIG="+e.path("etc/config.yaml"))
+	} else if f.project {
+		e.write("guard.sh", script, 0o755)
+		e.write(".hermes/hooks.yaml", entry, 0o644)
+		e.write("home/config.yaml", "hooks: {}\n", 0o644)
+		e.run("", "approve", "--project", ".", "--yes")
 	} else if f.unreadable != nil {
 		f.unreadable(e, event)
 	} else if f.rule != "" {

@@ -123,6 +123,12 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 		a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
 		return refused, true
 	}
+	if why := a.unreadUnloaded(cfg, ev); why != "" {
+		a.Warn(msg)
+		refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: why}
+		a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
+		return refused, true
+	}
 	if e := a.unreadGuard(cfg, ev, nil); e != nil {
 		a.Warn(msg)
 		refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock,

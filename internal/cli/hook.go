@@ -255,6 +255,10 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 			a.Warn(problem)
 			return a.hookRefuse(agent, call, cfg, hookconfig.RefusalOn(call.Event, cfg.Managed.Err), anyCaller)
 		}
+		if why := a.unreadUnloaded(cfg, call.Event); why != "" {
+			a.Warn(problem)
+			return a.hookRefuse(agent, call, cfg, why, anyCaller)
+		}
 		// Arguments unreadable, the tool known: only its guards are asked.
 		toolNamed := call.Fields != nil && protocol.NewFiring(call.Event, "", call.Fields).HasTool
 		asked := func(e *hookconfig.Entry) bool {

@@ -49,3 +49,20 @@ func (a *App) unreadGuard(cfg *hookconfig.Config, ev *protocol.Event, keep func(
 	}
 	return nil
 }
+
+// unreadUnloaded is the refusal a dispatch of ev would give for cfg's
+// sources that cannot be loaded (dispatcher.UnloadedRefusal: a
+// repository's hooks file that may have held a guard, a managed layer's
+// or a bundle's), "" for none: a call whose fields cannot be read is
+// refused wherever a readable one would be, or breaking a file would
+// let every unreadable call past its guards.
+func (a *App) unreadUnloaded(cfg *hookconfig.Config, ev *protocol.Event) string {
+	if len(cfg.Unloaded) == 0 {
+		return ""
+	}
+	var gate dispatcher.Gate // none (no allowlist to read): any project's hooks may run
+	if store, err := a.Store(); err == nil {
+		gate = dispatcher.ConsentGate(a.Policy(cfg, store))
+	}
+	return dispatcher.UnloadedRefusal(cfg, gate, ev)
+}
