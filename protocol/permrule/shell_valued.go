@@ -28,7 +28,8 @@ var shellVars = []string{"SHELL", "BASH", "0"}
 // zsh, where `$BASH rm -rf ~` runs rm. The executable of
 // the shell's own process (/proc/self/exe, /proc/$$/exe) is the shell:
 // true, for the caller to follow as sh. A /proc/N/exe of a process named
-// by number is some other process's program, which stops the analysis.
+// by number is some other process's program, and a descriptor's file
+// (/dev/fd/3) whatever was opened on it: both stop the analysis.
 func (s *shellRuns) byValue(w []shellWord, text string, c shellCommand, depth int) bool {
 	name := w[0]
 	t := name.text
@@ -42,6 +43,8 @@ func (s *shellRuns) byValue(w []shellWord, text string, c shellCommand, depth in
 		return true
 	case procExe(t):
 		s.stopped("`" + clip(text) + "` runs another process's program through /proc, which the analysis cannot name")
+	case fdExe(t) && !c.operand: // at -f /dev/stdin names no program
+		s.stopped("`" + clip(text) + "` runs a program opened on a file descriptor (exec 3</bin/bash; /dev/fd/3 -c …), which the analysis cannot name")
 	}
 	return false
 }
@@ -95,4 +98,27 @@ func procPath(t string) (string, bool) {
 	}
 	p, ok := strings.CutSuffix(rest, "/exe")
 	return p, ok && p != "" && !strings.Contains(p, "/")
+}
+
+// fdExe: t names a file descriptor's file, /dev/fd/N, /dev/stdin (and
+// stdout, stderr) or /proc/PROCESS/fd/N: a command named so runs what
+// was opened on it, a shell as easily as anything.
+func fdExe(t string) bool {
+	if !strings.HasPrefix(t, "/") {
+		return false
+	}
+	c := path.Clean(t)
+	switch c {
+	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	if n, ok := strings.CutPrefix(c, "/dev/fd/"); ok {
+		return n != "" && !strings.Contains(n, "/")
+	}
+	rest, ok := strings.CutPrefix(c, "/proc/")
+	if !ok {
+		return false
+	}
+	p, n, ok := strings.Cut(rest, "/fd/")
+	return ok && p != "" && !strings.Contains(p, "/") && n != "" && !strings.Contains(n, "/")
 }

@@ -32,6 +32,14 @@ func TestShellNamedByValue(t *testing.T) {
 		// Another process's program cannot be named.
 		{line: `/proc/1/exe -c ls`, err: "another process's program"},
 		{line: `/proc/$PID/exe -c ls`, err: "another process's program"},
+		// A program named by a descriptor is the file opened on it
+		// (exec 3</bin/bash; /dev/fd/3 -c …), which cannot be named.
+		{line: `exec 3</bin/bash; /proc/self/fd/3 -c 'rm -rf ~'`, err: "a program opened on a file descriptor"},
+		{line: `/dev/fd/3 -c 'rm -rf ~'`, err: "a program opened on a file descriptor"},
+		{line: `//dev/./fd/$N -c ls`, err: "a program opened on a file descriptor"},
+		{line: `/proc/$$/fd/9 rm -rf ~`, err: "a program opened on a file descriptor"},
+		{line: `cat /dev/fd/3`, want: []string{"cat /dev/fd/3"}},
+		{line: `/dev/fdx/3 -c ls`, not: []string{"ls"}},
 		// Everyday lines still read, and a value the line gives is its.
 		{line: `$BASH -c 'ls -la'`, want: []string{"ls -la"}},
 		{line: `"$SHELL" -lc 'npm test'`, want: []string{"npm test"}},
@@ -63,6 +71,7 @@ func TestShellNamedByValueRunsBash(t *testing.T) {
 		`/proc/$$/exe -c 'touch "$M"'`,
 		`echo 'touch "$M"' | "$BASH"`,
 		`echo 'touch "$M"' | /proc/self/exe`,
+		`exec 3<"$BASH"; /dev/fd/3 -c 'touch "$M"'`,
 	} {
 		os.Remove(mark)
 		cmd := exec.Command(bash, "-c", line)

@@ -177,7 +177,7 @@ func (s *shellRuns) operandRuns(args []shellWord, c shellCommand, depth int) {
 			s.stopped("a command runs more operands as commands than this analysis follows")
 			return
 		}
-		s.command(shellCommand{words: args[i:], stdin: c.stdin, stdinText: c.stdinText}, depth)
+		s.command(shellCommand{words: args[i:], stdin: c.stdin, stdinText: c.stdinText, operand: true}, depth)
 	}
 }
 
