@@ -241,6 +241,9 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 			a.Warn(problem)
 			return err
 		}
+		// The agent's own project, as a readable call's dispatch loads
+		// it (its shell may have left it): its guards stand here too.
+		a.moreProjects = agentProjects(agent, call, Cwd())
 		cfg, err := a.load(Cwd())
 		if err != nil {
 			// Neither the payload nor the config can be read: a guard
