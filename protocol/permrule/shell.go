@@ -206,7 +206,6 @@ type shellCommand struct {
 	stdin     stdinKind
 	stdinText string
 	maybe     bool // run only if some of its words vanish: appendVanished
-	operand   bool // an operand read as a command in case it is one: operandRuns
 }
 
 // lineInfo is what parseShell finds of a command line as a whole.

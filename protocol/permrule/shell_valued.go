@@ -43,7 +43,7 @@ func (s *shellRuns) byValue(w []shellWord, text string, c shellCommand, depth in
 		return true
 	case procExe(t):
 		s.stopped("`" + clip(text) + "` runs another process's program through /proc, which the analysis cannot name")
-	case fdExe(t) && !c.operand: // at -f /dev/stdin names no program
+	case fdExe(t):
 		s.stopped("`" + clip(text) + "` runs a program opened on a file descriptor (exec 3</bin/bash; /dev/fd/3 -c …), which the analysis cannot name")
 	}
 	return false

@@ -170,14 +170,14 @@ const maxOperandRuns = 32
 // command is.
 func (s *shellRuns) operandRuns(args []shellWord, c shellCommand, depth int) {
 	for i, a := range args {
-		if !a.static || a.text == "" || a.text[0] == '-' {
+		if !a.static || a.text == "" || a.text[0] == '-' || fdExe(a.text) { // at -f /dev/stdin: a file
 			continue
 		}
 		if s.operandRunsDone++; s.operandRunsDone > maxOperandRuns {
 			s.stopped("a command runs more operands as commands than this analysis follows")
 			return
 		}
-		s.command(shellCommand{words: args[i:], stdin: c.stdin, stdinText: c.stdinText, operand: true}, depth)
+		s.command(shellCommand{words: args[i:], stdin: c.stdin, stdinText: c.stdinText}, depth)
 	}
 }
 
