@@ -116,27 +116,17 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 		return a.refusal(ev, map[string]any{}, err)
 	}
 	a.warnAll(cfg)
-	if cfg.Managed.Err != nil {
-		// A managed file's guards cannot be told: any may be asked.
-		a.Warn(msg)
-		refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: hookconfig.RefusalOn(ev, cfg.Managed.Err)}
-		a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
-		return refused, true
+	why, guard := a.unreadRefusal(cfg, ev, nil)
+	if guard != nil {
+		why = "hermes-hooks: " + msg + "; the fail_closed guard " + dispatcher.ShownHook(guard) + " cannot check them, so they are refused"
 	}
-	if why := a.unreadUnloaded(cfg, ev); why != "" {
-		a.Warn(msg)
-		refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: why}
-		a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
-		return refused, true
+	if why == "" {
+		return protocol.Outcome{}, false
 	}
-	if e := a.unreadGuard(cfg, ev, nil); e != nil {
-		a.Warn(msg)
-		refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock,
-			Message: "hermes-hooks: " + msg + "; the fail_closed guard " + dispatcher.ShownHook(e) + " cannot check them, so they are refused"}
-		a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
-		return refused, true
-	}
-	return protocol.Outcome{}, false
+	a.Warn(msg)
+	refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: why}
+	a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
+	return refused, true
 }
 
 // dispatchOnce is one dispatch by a process that exits right after it

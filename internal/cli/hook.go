@@ -253,15 +253,6 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 			return a.hookRefuse(agent, call, nil, hookconfig.Refusal(err), anyCaller)
 		}
 		a.warnAll(cfg)
-		if cfg.Managed.Err != nil {
-			// A managed file's guards cannot be told: any may be asked.
-			a.Warn(problem)
-			return a.hookRefuse(agent, call, cfg, hookconfig.RefusalOn(call.Event, cfg.Managed.Err), anyCaller)
-		}
-		if why := a.unreadUnloaded(cfg, call.Event); why != "" {
-			a.Warn(problem)
-			return a.hookRefuse(agent, call, cfg, why, anyCaller)
-		}
 		// Arguments unreadable, the tool known: only its guards are asked.
 		toolNamed := call.Fields != nil && protocol.NewFiring(call.Event, "", call.Fields).HasTool
 		asked := func(e *hookconfig.Entry) bool {
@@ -269,8 +260,12 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 			// agent runs itself.
 			return (!toolNamed || e.Matches(call.Fields, cfg.Tools)) && !slices.Contains(call.RunBy(), e.RunBy)
 		}
-		if e := a.unreadGuard(cfg, call.Event, asked); e != nil {
-			return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+dispatcher.ShownHook(e)+" cannot check it, so this is refused", anyCaller)
+		switch why, guard := a.unreadRefusal(cfg, call.Event, asked); {
+		case guard != nil:
+			return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+dispatcher.ShownHook(guard)+" cannot check it, so this is refused", anyCaller)
+		case why != "":
+			a.Warn(problem)
+			return a.hookRefuse(agent, call, cfg, why, anyCaller)
 		}
 	}
 	a.Warn(problem)

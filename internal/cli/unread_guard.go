@@ -50,6 +50,23 @@ func (a *App) unreadGuard(cfg *hookconfig.Config, ev *protocol.Event, keep func(
 	return nil
 }
 
+// unreadRefusal is why a dispatch of ev would be refused when the call's
+// fields cannot be read ("" and nil: it would not), in the order a
+// dispatch finds it: a managed file that cannot be read (any of its
+// guards may be asked), a source that cannot be loaded (unreadUnloaded),
+// then the first fail_closed entry that would decide (unreadGuard, keep
+// as there): guard is that entry, for the caller to name in its own
+// words, and why is "" then.
+func (a *App) unreadRefusal(cfg *hookconfig.Config, ev *protocol.Event, keep func(*hookconfig.Entry) bool) (why string, guard *hookconfig.Entry) {
+	if cfg.Managed.Err != nil {
+		return hookconfig.RefusalOn(ev, cfg.Managed.Err), nil
+	}
+	if why := a.unreadUnloaded(cfg, ev); why != "" {
+		return why, nil
+	}
+	return "", a.unreadGuard(cfg, ev, keep)
+}
+
 // unreadUnloaded is the refusal a dispatch of ev would give for cfg's
 // sources that cannot be loaded (dispatcher.UnloadedRefusal: a
 // repository's hooks file that may have held a guard, a managed layer's
