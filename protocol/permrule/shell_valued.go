@@ -89,36 +89,40 @@ func procExe(t string) bool {
 // procPath is the process part of t when t is /proc/PROCESS/exe, spelled
 // as the kernel resolves it (//proc/./self/exe).
 func procPath(t string) (string, bool) {
+	p, rest, ok := underProc(t)
+	return p, ok && rest == "exe"
+}
+
+// underProc splits t, a path under /proc spelled as the kernel resolves
+// it, into the process it names and what follows that.
+func underProc(t string) (proc, rest string, ok bool) {
 	if !strings.HasPrefix(t, "/") {
-		return "", false
+		return "", "", false
 	}
-	rest, ok := strings.CutPrefix(path.Clean(t), "/proc/")
+	r, ok := strings.CutPrefix(path.Clean(t), "/proc/")
 	if !ok {
-		return "", false
+		return "", "", false
 	}
-	p, ok := strings.CutSuffix(rest, "/exe")
-	return p, ok && p != "" && !strings.Contains(p, "/")
+	proc, rest, ok = strings.Cut(r, "/")
+	return proc, rest, ok && proc != ""
 }
 
 // fdExe: t names a file descriptor's file, /dev/fd/N, /dev/stdin (and
 // stdout, stderr) or /proc/PROCESS/fd/N: a command named so runs what
 // was opened on it, a shell as easily as anything.
 func fdExe(t string) bool {
+	if _, rest, ok := underProc(t); ok {
+		n, isFd := strings.CutPrefix(rest, "fd/")
+		return isFd && n != "" && !strings.Contains(n, "/")
+	}
 	if !strings.HasPrefix(t, "/") {
 		return false
 	}
-	c := path.Clean(t)
-	switch c {
+	switch c := path.Clean(t); c {
 	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
 		return true
+	default:
+		n, ok := strings.CutPrefix(c, "/dev/fd/")
+		return ok && n != "" && !strings.Contains(n, "/")
 	}
-	if n, ok := strings.CutPrefix(c, "/dev/fd/"); ok {
-		return n != "" && !strings.Contains(n, "/")
-	}
-	rest, ok := strings.CutPrefix(c, "/proc/")
-	if !ok {
-		return false
-	}
-	p, n, ok := strings.Cut(rest, "/fd/")
-	return ok && p != "" && !strings.Contains(p, "/") && n != "" && !strings.Contains(n, "/")
 }
