@@ -195,6 +195,15 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 		}()
 	}
 	var ready chan struct{} // nil: not being set up
+	// The journal writer keeps its files open between records; this
+	// dispatch is its only user, so it releases them when it returns (a
+	// process exits next anyway, but a caller in the same process, a
+	// test, must be able to remove the home, which Windows refuses while
+	// a file in it is open).
+	rec := a.recorder(cfg, store.Home())
+	if c, ok := rec.(io.Closer); ok {
+		defer c.Close()
+	}
 	d, err := dispatcher.New(cfg, dispatcher.Options{
 		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
 		Cwd:  wd,
@@ -208,7 +217,7 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 		// ... and worker entries run one-shot: a worker kept alive by a
 		// process that exits now would serve nobody (serve keeps them).
 		OneShotWorkers: true,
-		Recorder:       a.recorder(cfg, store.Home()),
+		Recorder:       rec,
 		BeforeStart: func() {
 			if ready == nil {
 				guard()
