@@ -99,13 +99,15 @@ func withoutUserInfo(raw string) string {
 	return raw[:start] + shown + raw[start+at:]
 }
 
-// authority is where s's authority is, s[start:end]: what follows "://"
-// (or a leading "//") up to the first / ? or #, as net/url reads it; ok
-// is false when s has none.
+// authority is where s's authority is, s[start:end]: what follows the
+// scheme's "://" (or a leading "//") up to the first / ? or #, as net/url
+// reads it; ok is false when s has none. A "://" after the first / ? or #
+// is in the path, the query or the fragment: a scheme-relative URL
+// (//user:token@host/?next=https://…) has its authority at its start.
 func authority(s string) (start, end int, ok bool) {
 	start = strings.Index(s, "://")
 	switch {
-	case start >= 0:
+	case start >= 0 && !strings.ContainsAny(s[:start], "/?#"):
 		start += len("://")
 	case strings.HasPrefix(s, "//"):
 		start = len("//")
@@ -130,10 +132,10 @@ func redactParts(s string) string {
 	s, query, hasQuery := strings.Cut(s, "?")
 	var b strings.Builder
 	b.Grow(len(s) + len(query) + 8)
-	// The path starts at the first / after the authority ("scheme://").
+	// The path starts at the first / after the authority.
 	start := 0
-	if i := strings.Index(s, "://"); i >= 0 {
-		start = i + len("://")
+	if _, end, ok := authority(s); ok {
+		start = end
 	}
 	if i := strings.IndexByte(s[start:], '/'); i >= 0 {
 		start += i
