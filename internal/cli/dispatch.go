@@ -195,15 +195,8 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 		}()
 	}
 	var ready chan struct{} // nil: not being set up
-	// The journal writer keeps its files open between records; this
-	// dispatch is its only user, so it releases them when it returns (a
-	// process exits next anyway, but a caller in the same process, a
-	// test, must be able to remove the home, which Windows refuses while
-	// a file in it is open).
 	rec := a.recorder(cfg, store.Home())
-	if c, ok := rec.(io.Closer); ok {
-		defer c.Close()
-	}
+	defer closeRecorder(rec)
 	d, err := dispatcher.New(cfg, dispatcher.Options{
 		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
 		Cwd:  wd,
@@ -330,6 +323,16 @@ func (a *App) recorder(cfg *hookconfig.Config, home string) dispatcher.Recorder 
 		return w
 	}
 	return nil
+}
+
+// closeRecorder releases the files the journal writer a one-shot dispatch
+// opened keeps open: the process exits next anyway, but a caller in the
+// same process (a test) must be able to remove the home, which Windows
+// refuses while a file in it is open.
+func closeRecorder(r dispatcher.Recorder) {
+	if c, ok := r.(io.Closer); ok {
+		c.Close()
+	}
 }
 
 // runAsyncChild starts this program again, detached, to run the event's
