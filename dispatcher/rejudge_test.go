@@ -233,14 +233,16 @@ func TestRejudgeRulesShareABudget(t *testing.T) {
 	pre, _ := protocol.Lookup("pre_tool_call")
 	// A command a model can write in one call, on which each of these
 	// rules takes far longer than its bound (a match of the pattern
-	// scans all of it; the loop matches again and again).
+	// scans all of it; the loop matches again and again). The class in
+	// the pattern needs no literal, so the command is matched, not
+	// answered by the literals a match needs (internal/rule's needs).
 	long := strings.Repeat("a", 16000)
 	hook := &hookconfig.Entry{Event: pre, Spec: &replySpec{Name: "rewrite", Reply: `{"action":"modify","args":{"command":"` + long + `"}}`}}
 	hook.Prepare(nil)
 	entries := []*hookconfig.Entry{hook}
 	const n = 20
 	for i := range n {
-		e := ruleEntry(t, `len(args.command) > 100 && any(1..99999, args.command matches "(y|z`+strconv.Itoa(i)+`)[^|]{0,1000}[^|]{0,1000}[^|]{0,1000}")`, "block", consent.Scope{}, true)
+		e := ruleEntry(t, `len(args.command) > 100 && any(1..99999, args.command matches "(y|z`+strconv.Itoa(i)+`|[^a])[^|]{0,1000}[^|]{0,1000}[^|]{0,1000}")`, "block", consent.Scope{}, true)
 		e.Timeout = 250 * time.Millisecond
 		entries = append(entries, e)
 	}

@@ -68,14 +68,16 @@ func TestHookStaleServeRepositoryRuleFileBack(t *testing.T) {
 	}
 }
 
-// slowRule blocks rm -rf /zz; on a long command without a | its first
-// pattern passes the rule's time bound (one match of it runs on, past the
-// bound, for about as many times the bound as the command is longer than
-// 200 KB), and it is not fail_closed.
+// slowRule blocks rm -rf /zz; on a long command without a | or ; its
+// first pattern passes the rule's time bound (one match of it runs on,
+// past the bound, for about as many times the bound as the command is
+// longer than 200 KB), and it is not fail_closed. Its class needs no
+// literal, so the command is matched, not answered by the literals a
+// match needs.
 const slowRule = `hooks:
   pre_tool_call:
     - matcher: terminal
-      rule: 'args.command matches "[^|]{0,1000}[|]" || args.command contains "rm -rf /zz"'
+      rule: 'args.command matches "[^|]{0,1000}[|;]" || args.command contains "rm -rf /zz"'
       decision: block
       message: "no rm -rf /zz"
 `

@@ -46,7 +46,7 @@ func TestEvalAllRunaway(t *testing.T) {
 	// A tenth of a second or more on forty bytes of "abab…" (far past
 	// the 1 ms bound, and short under -race), and builds nothing; true
 	// at once on "a".
-	slow, err := Compile(`args.s == "a" || count(1..99999, args.s matches "a.*c.*d$") > 0`)
+	slow, err := Compile(`args.s == "a" || count(1..99999, args.s matches "a.*[cx].*[dy]$") > 0`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestEvalAllBoundIsEachRules(t *testing.T) {
 	defaultBound = 5 * time.Minute // the hang guard
 	// Tens of milliseconds or more on forty bytes of "abab…": far past
 	// the other rule's 1 ms.
-	slow, err := Compile(`count(1..20000, args.s matches "a.*c.*d$") == 0`)
+	slow, err := Compile(`count(1..20000, args.s matches "a.*[cx].*[dy]$") == 0`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,7 @@ func (p *patterns) Visit(node *ast.Node) {
 			p.err = &Error{Line: line, Column: col, Msg: err.Error()}
 			return
 		}
+		shared.setNeeds(re)
 		shared.checked.Store(true)
 	}
 	c := &ast.ConstantNode{Value: s.Value}
@@ -151,6 +152,25 @@ type lazyPattern struct {
 	// another rule of the process that spells it is not parsed again (the
 	// ready-made files spell their ssh pattern fifteen times).
 	checked atomic.Bool
+	// needs is what every match contains (literalNeeds), set before
+	// checked or by the simple rule that parsed it; nil: not known, the
+	// pattern is compiled for any subject.
+	needs atomic.Pointer[[][]string]
+}
+
+// setNeeds records what every match of re, the pattern parsed, contains.
+func (p *lazyPattern) setNeeds(re *syntax.Regexp) {
+	if p.needs.Load() == nil {
+		n := literalNeeds(re, nil)
+		p.needs.Store(&n)
+	}
+}
+
+// lacks reports whether s misses what every match contains: then no
+// match is possible, and the pattern need not be compiled to say so.
+func (p *lazyPattern) lacks(s string) bool {
+	n := p.needs.Load()
+	return n != nil && lacksNeeds(s, *n)
 }
 
 func (p *lazyPattern) compiled() (*regexp.Regexp, error) {
@@ -191,18 +211,25 @@ func matchesConst(params ...any) (any, error) {
 	if runtime.IsNil(params[0]) {
 		return false, nil
 	}
-	re, err := params[1].(*lazyPattern).compiled()
+	p := params[1].(*lazyPattern)
+	var s string
+	switch v := params[0].(type) {
+	case string:
+		s = v
+	case []byte:
+		s = string(v)
+	default:
+		// What expr's OpMatchesConst panics with, and its VM reports.
+		return nil, fmt.Errorf("interface conversion: interface {} is %T, not []uint8", params[0])
+	}
+	if p.lacks(s) {
+		return false, nil // most commands hold none of a guard's words
+	}
+	re, err := p.compiled()
 	if err != nil {
 		return nil, err
 	}
-	switch s := params[0].(type) {
-	case string:
-		return re.MatchString(s), nil
-	case []byte:
-		return re.Match(s), nil
-	}
-	// What expr's OpMatchesConst panics with, and its VM reports.
-	return nil, fmt.Errorf("interface conversion: interface {} is %T, not []uint8", params[0])
+	return re.MatchString(s), nil
 }
 
 // constMatch puts matchesConstFn in place of `x matches "PATTERN"`.

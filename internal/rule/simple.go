@@ -24,12 +24,11 @@ import (
 type simple struct {
 	key  string
 	text string // contains: the text; matches: the pattern
-	// matches: needs are literals every match contains (a firing without
-	// one of them is false without the pattern compiled); pat is the
-	// pattern, compiled the first time a firing has them all (shared
-	// with every rule of the process that spells it: patternFor).
+	// matches: pat is the pattern, compiled the first time a firing
+	// holds what every match contains (its needs: a firing without them
+	// is false without the pattern compiled), shared with every rule of
+	// the process that spells it (patternFor).
 	matches bool
-	needs   []string
 	pat     *lazyPattern
 }
 
@@ -85,41 +84,10 @@ func parseSimple(src string) *simple {
 		if err != nil || patternTooLarge(re) != nil {
 			return nil // expr's compile words the error
 		}
-		s.needs = needs(re, nil)
 		s.pat = patternFor(lit)
+		s.pat.setNeeds(re)
 	}
 	return s
-}
-
-// needs appends the literals every match of re contains: those of a
-// concatenation's parts, of a group, of a repetition at least once. Only
-// ASCII literals matched case-sensitively: a match of one is the same
-// bytes in the subject, whatever else the subject holds (the engine reads
-// invalid UTF-8 as U+FFFD, which no ASCII literal is).
-func needs(re *syntax.Regexp, out []string) []string {
-	switch re.Op {
-	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			return out
-		}
-		for _, r := range re.Rune {
-			if r >= 0x80 {
-				return out
-			}
-		}
-		return append(out, string(re.Rune))
-	case syntax.OpCapture, syntax.OpPlus:
-		return needs(re.Sub[0], out)
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return needs(re.Sub[0], out)
-		}
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			out = needs(sub, out)
-		}
-	}
-	return out
 }
 
 // simpleLiteral reads s when it is one double-quoted string literal and
@@ -158,10 +126,8 @@ func (s *simple) decide(in *Input) (ok, decided bool) {
 	if !s.matches {
 		return strings.Contains(str, s.text), true
 	}
-	for _, lit := range s.needs {
-		if !strings.Contains(str, lit) {
-			return false, true
-		}
+	if s.pat.lacks(str) {
+		return false, true
 	}
 	re, err := s.pat.compiled()
 	if err != nil {

@@ -129,13 +129,13 @@ func TestSimpleCompilesLazily(t *testing.T) {
 // literal a match needs.
 func TestSimpleNeeds(t *testing.T) {
 	for src, want := range map[string]string{
-		`args.command matches "(^|[;&|]\\s*)rm\\s+-[a-zA-Z]*r[a-zA-Z]*f"`: "[rm - r f]",
-		`args.command matches "(curl|wget)[^|]*\\|\\s*(ba|z)?sh"`:         "[| sh]",
+		`args.command matches "(^|[;&|]\\s*)rm\\s+-[a-zA-Z]*r[a-zA-Z]*f"`: "[[rm] [-] [r] [f]]",
+		`args.command matches "(curl|wget)[^|]*\\|\\s*(ba|z)?sh"`:         "[[curl wget] [|] [sh]]",
 		`args.command matches "(?i)rm"`:                                   "[]",
-		`args.command matches "a{2,}b+(cd){0,2}\\x{e9}x?y*"`:              "[a b]",
+		`args.command matches "a{2,}b+(cd){0,2}\\x{e9}x?y*"`:              "[[a] [b]]",
 	} {
 		s := parseSimple(src)
-		if s == nil || fmt.Sprint(s.needs) != want {
+		if s == nil || s.pat.needs.Load() == nil || fmt.Sprint(*s.pat.needs.Load()) != want {
 			t.Errorf("%s needs %v, want %s", src, s, want)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 // "a", what the tests decide once the late evaluation has ended.
 var runaways = []struct{ name, src, arg string }{
 	{"contains", `args.s == "a" || count(1..99999, args.s contains "zzz") > 0`, strings.Repeat("ab", 16<<20)},
-	{"matches", `args.s == "a" || count(1..99999, args.s matches "a.*c.*d$") > 0`, strings.Repeat("ab", 1<<19)},
+	{"matches", `args.s == "a" || count(1..99999, args.s matches "a.*[cx].*[dy]$") > 0`, strings.Repeat("ab", 1<<19)},
 }
 
 // stopGuard is how long a late evaluation may run on after its bound
