@@ -93,6 +93,7 @@ func (cfg *Config) addBundle(dir string, keys []string, managed bool) {
 	}
 	frag, err := parseConfig(data, path, MaxProjectEntries)
 	if err == nil {
+		frag.shared().skipBuiltinExamples = cfg.shared().skipBuiltinExamples
 		// Its rules: files are read as a repository's are, confined to
 		// the unpacked files: a rule file outside them is one the
 		// signature does not cover.

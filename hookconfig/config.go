@@ -346,6 +346,11 @@ type LoadOptions struct {
 	// names): what every entrance of the CLI and serve do, and a Go host
 	// should.
 	Managed bool
+	// SkipBuiltinExamples leaves the built-in rule files' examples unread
+	// (a third of those files): hook and dispatch never run them, and
+	// they read clean (TestBuiltinFilesReadClean). Any other file's are
+	// read: their warnings are the user's to see.
+	SkipBuiltinExamples bool
 }
 
 // DefaultConfigPath is $HERMES_HOME/config.yaml (HERMES_HOME defaults to
@@ -379,6 +384,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		cfg, err = parseConfig(data, path, 0)
 		if err == nil {
 			cfg.warnWritable(path)
+			cfg.shared().skipBuiltinExamples = opts.SkipBuiltinExamples
 			if err = cfg.loadRules("", len(data)); err != nil {
 				partialOf(err, cfg)
 			}
@@ -387,6 +393,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 			return nil, err
 		}
 	}
+	cfg.shared().skipBuiltinExamples = opts.SkipBuiltinExamples // for the projects' and bundles'
 	// The lists of agent hook files hold the names as written until now;
 	// from here on they list the files actually read (addAgentFile appends
 	// them).

@@ -20,6 +20,9 @@ type loadShare struct {
 	// included counts the warnings the included files' parses gave that
 	// are kept (maxWarningsPerFile), and dropped those left out past it.
 	included, dropped int
+	// skipBuiltinExamples: LoadOptions.SkipBuiltinExamples, for the load's
+	// every file (a project's and a bundle's take the config's).
+	skipBuiltinExamples bool
 }
 
 func newLoadShare() *loadShare {
@@ -33,6 +36,12 @@ func (cfg *Config) shared() *loadShare {
 		cfg.share = newLoadShare()
 	}
 	return cfg.share
+}
+
+// skipsExamples says whether cfg, a file being parsed, is a built-in rule
+// file whose examples its load does not read (SkipBuiltinExamples).
+func (cfg *Config) skipsExamples() bool {
+	return cfg.share != nil && cfg.share.skipBuiltinExamples && IsBuiltin(cfg.Path)
 }
 
 // keepWarnings is the warnings an included file's parse gave (ws) that

@@ -88,6 +88,9 @@ var exampleKeys = []string{"name", "event", "tool", "args", "expect", "reason"}
 // example that cannot run, an Invalid example that fails when run, so a
 // broken example is never mistaken for a passing one.
 func (cfg *Config) parseExamples(e *Entry, path string, n *yaml.Node) {
+	if cfg.skipsExamples() {
+		return // a built-in file's, in a load that never runs them
+	}
 	x := pyyaml.MappingGet(n, "examples")
 	if x == nil || x.Kind == yaml.ScalarNode && x.Tag == "!!null" {
 		return

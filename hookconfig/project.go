@@ -170,6 +170,7 @@ func (cfg *Config) addProject(path string) {
 	// a mistake (a limited parse is strict).
 	proj, err := parseConfig(data, path, MaxProjectEntries)
 	if err == nil {
+		proj.shared().skipBuiltinExamples = cfg.shared().skipBuiltinExamples
 		err = proj.loadRules(root, len(data))
 		// The rule files read are listed even when one fails: serve
 		// watches them, and one put back must reload the project.

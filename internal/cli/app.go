@@ -50,6 +50,10 @@ type App struct {
 	// stderr with the command that reviews and approves them (approve
 	// --project 'DIR'): the count-only notice is not said there again.
 	warnedUnapproved bool
+	// dispatchOnly: the command only dispatches (hook, dispatch), so its
+	// loads leave the built-in rule files' examples unread
+	// (LoadOptions.SkipBuiltinExamples).
+	dispatchOnly bool
 	// moreProjects are project directories loaded beside the dispatch's
 	// own (hook AGENT: the agent's project; see agentProjects).
 	moreProjects []string
@@ -228,6 +232,8 @@ func (a *App) LoadOptions(projectDir string) hookconfig.LoadOptions {
 		MoreProjectDirs: a.moreProjects,
 		BundleDirs:      bundles,
 		Managed:         true,
+		// hook and dispatch never run the built-in files' examples.
+		SkipBuiltinExamples: a.dispatchOnly,
 	}
 }
 

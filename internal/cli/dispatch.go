@@ -40,6 +40,7 @@ type DispatchOptions struct {
 // Dispatch is `hermes-hooks dispatch EVENT`: the event's fields from
 // stdin, one outcome JSON object on stdout.
 func (a *App) Dispatch(event string, o DispatchOptions) error {
+	a.dispatchOnly = true
 	if o.Format == "" {
 		o.Format = "json"
 	}

@@ -38,6 +38,7 @@ type HookOptions struct {
 // stdin, the reply in the agent's protocol (exit code, stdout, stderr).
 func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	start := time.Now()
+	a.dispatchOnly = true
 	agent, ok := agents.Lookup(agentName)
 	if !ok {
 		// Exit 1, not 2: for Claude Code, exit 2 would block the tool
