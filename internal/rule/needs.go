@@ -47,6 +47,9 @@ func literalNeeds(re *syntax.Regexp, out [][]string) [][]string {
 			}
 			clause = append(clause, best...)
 		}
+		if len(clause) == 0 {
+			return out // an empty clause no subject holds would refuse every match
+		}
 		return append(out, clause)
 	}
 	return out

@@ -2,9 +2,12 @@ package rule
 
 import (
 	"fmt"
+	"math/rand"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"testing"
+	"unicode"
 )
 
 // The needs of a pattern: a literal of a concatenation, one literal of
@@ -68,13 +71,16 @@ func TestMatchesConstCompilesOnlyWhenNeeded(t *testing.T) {
 }
 
 // FuzzNeeds: no subject that a pattern matches lacks the pattern's needs
-// (a rule would let through what it refuses), and the rule's answer is
-// the pattern's.
+// (a rule would let through what it refuses). The subjects are built to
+// match from the parsed pattern (a branch, a count, a class member, a
+// case picked at random from seed), with text before and after, and
+// checked against the compiled pattern: random text rarely matches.
 func FuzzNeeds(f *testing.F) {
-	for _, s := range []string{`rm\s+-rf`, `(curl|wget)[^|]*\|\s*(ba|z)?sh`, `(a|b)|c+`, `(?i:x)y|z`, `((ab|c)d|e)f`, `\x{e9}|a`} {
-		f.Add(s, "rm -rf / && curl x | sh")
+	for _, s := range []string{`rm\s+-rf`, `(curl|wget)[^|]*\|\s*(ba|z)?sh`, `(a|b)|c+`, `(?i:x)y|z`, `((ab|c)d|e)f`,
+		`\x{e9}|a`, `ab{1,}c`, `(?U)a+?b`, `\Qa.b\E|c`, `a|`, `(?i)a|b`, `[a]bc|d[e]`, `(abc|abd)x`, `(?:ab|ac)+`, `x(?:)y`} {
+		f.Add(s, int64(1), "rm -rf / && ", " | sh")
 	}
-	f.Fuzz(func(t *testing.T, pattern, subject string) {
+	f.Fuzz(func(t *testing.T, pattern string, seed int64, before, after string) {
 		if len(pattern) > 256 {
 			return
 		}
@@ -87,8 +93,76 @@ func FuzzNeeds(f *testing.F) {
 			return
 		}
 		needs := literalNeeds(re, nil)
-		if compiled.MatchString(subject) && lacksNeeds(subject, needs) {
-			t.Fatalf("%q matches %q, which lacks its needs %q", pattern, subject, needs)
+		r := rand.New(rand.NewSource(seed))
+		for range 20 {
+			var b strings.Builder
+			if r.Intn(2) == 0 {
+				b.WriteString(before)
+			}
+			matching(re, r, &b, 0)
+			if r.Intn(2) == 0 {
+				b.WriteString(after)
+			}
+			if s := b.String(); compiled.MatchString(s) && lacksNeeds(s, needs) {
+				t.Fatalf("%q matches %q, which lacks its needs %q", pattern, s, needs)
+			}
+		}
+		if compiled.MatchString(before) && lacksNeeds(before, needs) {
+			t.Fatalf("%q matches %q, which lacks its needs %q", pattern, before, needs)
 		}
 	})
+}
+
+// matching writes to b a text that re matches, mostly (an assertion
+// may not hold where it lands: the caller checks).
+func matching(re *syntax.Regexp, r *rand.Rand, b *strings.Builder, depth int) {
+	if depth > 30 {
+		return
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, c := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 {
+				for k := r.Intn(4); k > 0; k-- {
+					c = unicode.SimpleFold(c)
+				}
+			}
+			b.WriteRune(c)
+		}
+	case syntax.OpCharClass:
+		if len(re.Rune) > 0 {
+			i := r.Intn(len(re.Rune)/2) * 2
+			b.WriteRune(re.Rune[i] + rune(r.Int63n(int64(re.Rune[i+1]-re.Rune[i])+1)))
+		}
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		b.WriteRune([]rune{'a', ' ', '-', 'x', 0xe9, 0xfffd, '\t', '|'}[r.Intn(8)])
+	case syntax.OpCapture:
+		matching(re.Sub[0], r, b, depth+1)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, 3
+		switch re.Op {
+		case syntax.OpPlus:
+			lo = 1
+		case syntax.OpQuest:
+			hi = 1
+		case syntax.OpRepeat:
+			lo, hi = re.Min, re.Max
+			if hi < 0 {
+				hi = lo + 2
+			}
+		}
+		for range min(lo+r.Intn(hi-lo+1), 20) {
+			matching(re.Sub[0], r, b, depth+1)
+		}
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			matching(sub, r, b, depth+1)
+		}
+	case syntax.OpAlternate:
+		matching(re.Sub[r.Intn(len(re.Sub))], r, b, depth+1)
+	case syntax.OpBeginLine, syntax.OpEndLine:
+		if r.Intn(2) == 0 {
+			b.WriteByte('\n')
+		}
+	}
 }
