@@ -166,11 +166,18 @@ func (p *lazyPattern) setNeeds(re *syntax.Regexp) {
 	}
 }
 
-// lacks reports whether s misses what every match contains: then no
-// match is possible, and the pattern need not be compiled to say so.
-func (p *lazyPattern) lacks(s string) bool {
-	n := p.needs.Load()
-	return n != nil && lacksNeeds(s, *n)
+// matchString is whether the pattern matches s. Where s misses what
+// every match contains, no match is possible, and the pattern is not
+// compiled to say so (most commands hold none of a guard's words).
+func (p *lazyPattern) matchString(s string) (bool, error) {
+	if n := p.needs.Load(); n != nil && lacksNeeds(s, *n) {
+		return false, nil
+	}
+	re, err := p.compiled()
+	if err != nil {
+		return false, err
+	}
+	return re.MatchString(s), nil
 }
 
 func (p *lazyPattern) compiled() (*regexp.Regexp, error) {
@@ -222,14 +229,11 @@ func matchesConst(params ...any) (any, error) {
 		// What expr's OpMatchesConst panics with, and its VM reports.
 		return nil, fmt.Errorf("interface conversion: interface {} is %T, not []uint8", params[0])
 	}
-	if p.lacks(s) {
-		return false, nil // most commands hold none of a guard's words
-	}
-	re, err := p.compiled()
+	ok, err := p.matchString(s)
 	if err != nil {
 		return nil, err
 	}
-	return re.MatchString(s), nil
+	return ok, nil
 }
 
 // constMatch puts matchesConstFn in place of `x matches "PATTERN"`.

@@ -126,12 +126,9 @@ func (s *simple) decide(in *Input) (ok, decided bool) {
 	if !s.matches {
 		return strings.Contains(str, s.text), true
 	}
-	if s.pat.lacks(str) {
-		return false, true
-	}
-	re, err := s.pat.compiled()
+	ok, err := s.pat.matchString(str)
 	if err != nil {
 		return false, false // cannot be: it parsed; expr's program says
 	}
-	return re.MatchString(str), true
+	return ok, true
 }
