@@ -75,7 +75,7 @@ func TestKeepFileOfCreated(t *testing.T) {
 func TestRegistryCreatedSticks(t *testing.T) {
 	g := NewRegistry(t.TempDir())
 	g.Now = func() time.Time { return time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC) }
-	r := Record{Agent: "claude", Scope: ScopeProject, Root: "/p", Path: "/p/.claude/settings.json", Kind: KindEntries, Created: true}
+	r := Record{Agent: "claude", Scope: ScopeProject, Root: abs("/p"), Path: abs("/p/.claude/settings.json"), Kind: KindEntries, Created: true}
 	if _, err := g.Remember(r); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // working directory, saying why.
 func TestRoot(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("HOME", home)
+	setHome(t, home)
 	if dir, why, err := Root(true, ""); err != nil || dir != home || why != "" {
 		t.Errorf("Root(user) = %q, %q, %v; want %q", dir, why, err, home)
 	}

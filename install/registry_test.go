@@ -1,6 +1,7 @@
 package install
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -14,7 +15,9 @@ import (
 // parseRegistry: a registry of this format is its records; anything else
 // is a *CorruptError naming the file and why, never a partial list.
 func TestParseRegistry(t *testing.T) {
-	rec := `{"agent": "claude", "scope": "project", "root": "/p", "path": "/p/.claude/settings.json", "kind": "entries", "wrote": [], "installed_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "version": "v", "binary": "/b"}`
+	// Paths as JSON strings of absolute paths of this system ("C:\\p" on Windows).
+	q := func(p string) string { b, _ := json.Marshal(abs(p)); return string(b) }
+	rec := `{"agent": "claude", "scope": "project", "root": ` + q("/p") + `, "path": ` + q("/p/.claude/settings.json") + `, "kind": "entries", "wrote": [], "installed_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "version": "v", "binary": "/b"}`
 	for _, tc := range []struct {
 		name, data string
 		n          int
@@ -32,10 +35,10 @@ func TestParseRegistry(t *testing.T) {
 		// calling the file corrupt and moving every record aside.
 		{"an unknown key", `{"version": 1, "installs": [], "extra": 1}`, 0, ""},
 		{"a record's key of a later release", `{"version": 1, "installs": [` + strings.TrimSuffix(rec, "}") + `, "later": {"x": [1]}}]}`, 1, ""},
-		{"a record without a path", `{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": "/h"}]}`, 0, "record 1 lacks"},
-		{"a relative path", `{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": "/h", "path": "x"}]}`, 0, "record 1 lacks"},
-		{"a relative root", `{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": "h", "path": "/x"}]}`, 0, "record 1 lacks"},
-		{"an unknown scope", `{"version": 1, "installs": [{"agent": "claude", "scope": "all", "root": "/h", "path": "/x"}]}`, 0, "record 1 lacks"},
+		{"a record without a path", `{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": ` + q("/h") + `}]}`, 0, "record 1 lacks"},
+		{"a relative path", `{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": ` + q("/h") + `, "path": "x"}]}`, 0, "record 1 lacks"},
+		{"a relative root", `{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": "h", "path": ` + q("/x") + `}]}`, 0, "record 1 lacks"},
+		{"an unknown scope", `{"version": 1, "installs": [{"agent": "claude", "scope": "all", "root": ` + q("/h") + `, "path": ` + q("/x") + `}]}`, 0, "record 1 lacks"},
 		{"installs not a list", `{"version": 1, "installs": {}}`, 0, "cannot unmarshal"},
 	} {
 		rs, err := parseRegistry("/s/reg.json", []byte(tc.data))
@@ -82,7 +85,7 @@ func FuzzParseRegistry(f *testing.F) {
 func TestRegistryRememberForget(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	g := NewRegistry(dir)
-	if _, err := g.Forget("claude", "/p/.claude/settings.json"); err != nil {
+	if _, err := g.Forget("claude", abs("/p/.claude/settings.json")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir); err == nil {
@@ -90,8 +93,8 @@ func TestRegistryRememberForget(t *testing.T) {
 	}
 	clock := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	g.Now = func() time.Time { return clock }
-	a := Record{Agent: "claude", Scope: ScopeProject, Root: "/p", Path: "/p/.claude/settings.json", Kind: KindEntries, Wrote: []string{"Stop: x"}}
-	b := Record{Agent: "gemini", Scope: ScopeUser, Root: "/h", Path: "/h/.gemini/settings.json", Kind: KindEntries}
+	a := Record{Agent: "claude", Scope: ScopeProject, Root: abs("/p"), Path: abs("/p/.claude/settings.json"), Kind: KindEntries, Wrote: []string{"Stop: x"}}
+	b := Record{Agent: "gemini", Scope: ScopeUser, Root: abs("/h"), Path: abs("/h/.gemini/settings.json"), Kind: KindEntries}
 	for _, r := range []Record{a, b} {
 		if _, err := g.Remember(r); err != nil {
 			t.Fatal(err)
@@ -129,7 +132,7 @@ func TestRegistryRememberForget(t *testing.T) {
 	if _, err := g.Forget("claude", a.Path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Forget("claude", "/nowhere"); err != nil {
+	if _, err := g.Forget("claude", abs("/nowhere")); err != nil {
 		t.Errorf("forgetting what is not recorded: %v", err)
 	}
 	if rs, _ := g.Load(); len(rs) != 1 || rs[0].Agent != "gemini" {
@@ -142,17 +145,17 @@ func TestRegistryRememberForget(t *testing.T) {
 // found them there): uninstall may still remove them.
 func TestRegistryKeepsCreatedDirs(t *testing.T) {
 	g := NewRegistry(filepath.Join(t.TempDir(), "state"))
-	rec := Record{Agent: "cline", Scope: ScopeUser, Root: "/h", Path: "/h/Documents/Cline/Hooks", Kind: KindOwned,
-		CreatedDirs: []string{"/h/Documents/Cline", "/h/Documents/Cline/Hooks"}}
+	rec := Record{Agent: "cline", Scope: ScopeUser, Root: abs("/h"), Path: abs("/h/Documents/Cline/Hooks"), Kind: KindOwned,
+		CreatedDirs: []string{abs("/h/Documents/Cline"), abs("/h/Documents/Cline/Hooks")}}
 	if _, err := g.Remember(rec); err != nil {
 		t.Fatal(err)
 	}
-	rec.CreatedDirs, rec.Wrote = nil, []string{"/h/Documents/Cline/Hooks/TaskStart"}
+	rec.CreatedDirs, rec.Wrote = nil, []string{abs("/h/Documents/Cline/Hooks/TaskStart")}
 	if _, err := g.Remember(rec); err != nil {
 		t.Fatal(err)
 	}
 	got, ok := g.Lookup("cline", rec.Path)
-	if want := "/h/Documents/Cline,/h/Documents/Cline/Hooks"; !ok || strings.Join(got.CreatedDirs, ",") != want {
+	if want := abs("/h/Documents/Cline") + "," + abs("/h/Documents/Cline/Hooks"); !ok || strings.Join(got.CreatedDirs, ",") != want {
 		t.Errorf("created dirs %v (recorded: %v), want %s", got.CreatedDirs, ok, want)
 	}
 }
@@ -169,7 +172,7 @@ func TestRegistryCorruptKept(t *testing.T) {
 	if _, err := g.Load(); !errors.As(err, &ce) {
 		t.Fatalf("Load = %v, want a CorruptError", err)
 	}
-	backup, err := g.Remember(Record{Agent: "codex", Scope: ScopeUser, Root: "/h", Path: "/h/.codex/hooks.json", Kind: KindEntries})
+	backup, err := g.Remember(Record{Agent: "codex", Scope: ScopeUser, Root: abs("/h"), Path: abs("/h/.codex/hooks.json"), Kind: KindEntries})
 	if err != nil || !strings.HasPrefix(backup, g.Path+".corrupt-") {
 		t.Fatalf("Remember = %q, %v; want the copy's name", backup, err)
 	}
@@ -184,35 +187,38 @@ func TestRegistryCorruptKept(t *testing.T) {
 // Placement: a record is install's only when its path is the file install
 // writes for its agent, scope and root; a user's file only of this home.
 func TestPlacement(t *testing.T) {
-	home, state := "/home/u", "/home/u/.hermes"
+	// The home folder and the state folder, Unix-style and as paths of this
+	// system (abs: C:\home\u on Windows); so is every path of a record.
+	const h, st = "/home/u", "/home/u/.hermes"
+	home, state := abs(h), abs(st)
 	claude, _ := agents.Lookup("claude")
-	t.Setenv("CODEX_HOME", "/c")
+	t.Setenv("CODEX_HOME", abs("/c"))
 	for _, tc := range []struct {
 		name string
 		rec  Record
 		want string // "" accepted, else a part of the error
 	}{
-		{"a project's file", Record{Agent: "claude", Scope: ScopeProject, Root: "/p", Path: "/p/" + claude.HookFile.Project}, ""},
-		{"a checkout's own file", Record{Agent: "claude", Scope: ScopeProject, Root: "/p", Local: true, Path: "/p/" + claude.HookFile.Local}, ""},
-		{"the user's file", Record{Agent: "claude", Scope: ScopeUser, Root: home, Path: home + "/" + claude.HookFile.User}, ""},
-		{"Cline's folder", Record{Agent: "cline", Scope: ScopeProject, Root: "/p", Path: "/p/.clinerules/hooks"}, ""},
-		{"OpenCode's plugin", Record{Agent: TargetOpenCode, Scope: ScopeProject, Root: "/p", Path: "/p/" + OpenCodePluginFile}, ""},
-		{"Hermes' plugin", Record{Agent: TargetHermes, Scope: ScopeUser, Root: state, Path: state + "/" + HermesPluginDir}, ""},
-		{"an Open Plugins plugin", Record{Agent: TargetOpenPlugin, Scope: ScopeProject, Root: "/p/pl", Path: "/p/pl", PluginAgent: "claude"}, ""},
-		{"authorized_keys as the user's file", Record{Agent: "claude", Scope: ScopeUser, Root: home, Path: home + "/.ssh/authorized_keys"}, "not where install writes"},
-		{"passwd as a project's file", Record{Agent: "claude", Scope: ScopeProject, Root: "/etc", Path: "/etc/passwd"}, "not where install writes"},
-		{"another home", Record{Agent: "claude", Scope: ScopeUser, Root: "/root", Path: "/root/" + claude.HookFile.User}, "not of this user's"},
-		{"Hermes' plugin of another home", Record{Agent: TargetHermes, Scope: ScopeUser, Root: "/tmp/h", Path: "/tmp/h/" + HermesPluginDir}, "not of this user's"},
-		{"Hermes' plugin in a project", Record{Agent: TargetHermes, Scope: ScopeProject, Root: "/p", Path: "/p/" + HermesPluginDir}, "a user's"},
-		{"an unknown agent", Record{Agent: "sh", Scope: ScopeProject, Root: "/p", Path: "/p/x"}, `unknown agent "sh"`},
-		{"a plugin for an unknown agent", Record{Agent: TargetOpenPlugin, Scope: ScopeProject, Root: "/p", Path: "/p", PluginAgent: "x"}, "unknown agent"},
-		{"a local file of an agent without one", Record{Agent: "codex", Scope: ScopeProject, Local: true, Root: "/p", Path: "/p/.codex/hooks.json"}, "has no such hook file"},
-		{"a path that climbs out", Record{Agent: "claude", Scope: ScopeProject, Root: "/p", Path: "/p/../etc/" + claude.HookFile.Project}, "not where install writes"},
+		{"a project's file", Record{Agent: "claude", Scope: ScopeProject, Root: abs("/p"), Path: abs("/p/" + claude.HookFile.Project)}, ""},
+		{"a checkout's own file", Record{Agent: "claude", Scope: ScopeProject, Root: abs("/p"), Local: true, Path: abs("/p/" + claude.HookFile.Local)}, ""},
+		{"the user's file", Record{Agent: "claude", Scope: ScopeUser, Root: home, Path: abs(h + "/" + claude.HookFile.User)}, ""},
+		{"Cline's folder", Record{Agent: "cline", Scope: ScopeProject, Root: abs("/p"), Path: abs("/p/.clinerules/hooks")}, ""},
+		{"OpenCode's plugin", Record{Agent: TargetOpenCode, Scope: ScopeProject, Root: abs("/p"), Path: abs("/p/" + OpenCodePluginFile)}, ""},
+		{"Hermes' plugin", Record{Agent: TargetHermes, Scope: ScopeUser, Root: state, Path: abs(st + "/" + HermesPluginDir)}, ""},
+		{"an Open Plugins plugin", Record{Agent: TargetOpenPlugin, Scope: ScopeProject, Root: abs("/p/pl"), Path: abs("/p/pl"), PluginAgent: "claude"}, ""},
+		{"authorized_keys as the user's file", Record{Agent: "claude", Scope: ScopeUser, Root: home, Path: abs(h + "/.ssh/authorized_keys")}, "not where install writes"},
+		{"passwd as a project's file", Record{Agent: "claude", Scope: ScopeProject, Root: abs("/etc"), Path: abs("/etc/passwd")}, "not where install writes"},
+		{"another home", Record{Agent: "claude", Scope: ScopeUser, Root: abs("/root"), Path: abs("/root/" + claude.HookFile.User)}, "not of this user's"},
+		{"Hermes' plugin of another home", Record{Agent: TargetHermes, Scope: ScopeUser, Root: abs("/tmp/h"), Path: abs("/tmp/h/" + HermesPluginDir)}, "not of this user's"},
+		{"Hermes' plugin in a project", Record{Agent: TargetHermes, Scope: ScopeProject, Root: abs("/p"), Path: abs("/p/" + HermesPluginDir)}, "a user's"},
+		{"an unknown agent", Record{Agent: "sh", Scope: ScopeProject, Root: abs("/p"), Path: abs("/p/x")}, `unknown agent "sh"`},
+		{"a plugin for an unknown agent", Record{Agent: TargetOpenPlugin, Scope: ScopeProject, Root: abs("/p"), Path: abs("/p"), PluginAgent: "x"}, "unknown agent"},
+		{"a local file of an agent without one", Record{Agent: "codex", Scope: ScopeProject, Local: true, Root: abs("/p"), Path: abs("/p/.codex/hooks.json")}, "has no such hook file"},
+		{"a path that climbs out", Record{Agent: "claude", Scope: ScopeProject, Root: abs("/p"), Path: abs("/p/../etc/" + claude.HookFile.Project)}, "not where install writes"},
 		// Written before CODEX_HOME was set (set in this test): still
 		// where install writes Codex's user file, where it is unset.
-		{"the user's file, with CODEX_HOME set since", Record{Agent: "codex", Scope: ScopeUser, Root: home, Path: home + "/.codex/hooks.json"}, ""},
-		{"the user's file under CODEX_HOME", Record{Agent: "codex", Scope: ScopeUser, Root: home, Path: "/c/hooks.json"}, ""},
-		{"another file under CODEX_HOME", Record{Agent: "codex", Scope: ScopeUser, Root: home, Path: "/c/config.toml"}, "not where install writes"},
+		{"the user's file, with CODEX_HOME set since", Record{Agent: "codex", Scope: ScopeUser, Root: home, Path: abs(h + "/.codex/hooks.json")}, ""},
+		{"the user's file under CODEX_HOME", Record{Agent: "codex", Scope: ScopeUser, Root: home, Path: abs("/c/hooks.json")}, ""},
+		{"another file under CODEX_HOME", Record{Agent: "codex", Scope: ScopeUser, Root: home, Path: abs("/c/config.toml")}, "not where install writes"},
 	} {
 		err := Placement(&tc.rec, state, home)
 		switch {

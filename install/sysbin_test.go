@@ -13,26 +13,26 @@ import (
 func TestSystemBinary(t *testing.T) {
 	root := func(m fs.FileMode) fileOwner { return fileOwner{uid: 0, mode: m} }
 	base := map[string]fileOwner{
-		"/":                           root(fs.ModeDir | 0o755),
-		"/usr":                        root(fs.ModeDir | 0o755),
-		"/usr/local":                  root(fs.ModeDir | 0o755),
-		"/usr/local/bin":              root(fs.ModeDir | 0o755),
-		"/usr/local/bin/hermes-hooks": root(0o755),
-		"/tmp":                        root(fs.ModeDir | fs.ModeSticky | 0o777),
-		"/tmp/hermes-hooks":           {uid: 1000, mode: 0o755},
-		"/home":                       root(fs.ModeDir | 0o755),
-		"/home/ann":                   {uid: 1000, mode: fs.ModeDir | 0o755},
-		"/home/ann/hermes-hooks":      root(0o755), // root's file in a user's folder
-		"/opt":                        root(fs.ModeDir | 0o775),
-		"/opt/hermes-hooks":           root(0o755),
-		"/srv":                        root(fs.ModeDir | 0o755),
-		"/srv/hh":                     root(0o757),
-		"/usr/local/bin/link":         root(fs.ModeSymlink | 0o777), // -> /home/ann/hermes-hooks
-		"/usr/local/bin/good-link":    root(fs.ModeSymlink | 0o777), // -> /usr/local/bin/hermes-hooks
+		abs("/"):                           root(fs.ModeDir | 0o755),
+		abs("/usr"):                        root(fs.ModeDir | 0o755),
+		abs("/usr/local"):                  root(fs.ModeDir | 0o755),
+		abs("/usr/local/bin"):              root(fs.ModeDir | 0o755),
+		abs("/usr/local/bin/hermes-hooks"): root(0o755),
+		abs("/tmp"):                        root(fs.ModeDir | fs.ModeSticky | 0o777),
+		abs("/tmp/hermes-hooks"):           {uid: 1000, mode: 0o755},
+		abs("/home"):                       root(fs.ModeDir | 0o755),
+		abs("/home/ann"):                   {uid: 1000, mode: fs.ModeDir | 0o755},
+		abs("/home/ann/hermes-hooks"):      root(0o755), // root's file in a user's folder
+		abs("/opt"):                        root(fs.ModeDir | 0o775),
+		abs("/opt/hermes-hooks"):           root(0o755),
+		abs("/srv"):                        root(fs.ModeDir | 0o755),
+		abs("/srv/hh"):                     root(0o757),
+		abs("/usr/local/bin/link"):         root(fs.ModeSymlink | 0o777), // -> /home/ann/hermes-hooks
+		abs("/usr/local/bin/good-link"):    root(fs.ModeSymlink | 0o777), // -> /usr/local/bin/hermes-hooks
 	}
 	links := map[string]string{
-		"/usr/local/bin/link":      "/home/ann/hermes-hooks",
-		"/usr/local/bin/good-link": "/usr/local/bin/hermes-hooks",
+		abs("/usr/local/bin/link"):      abs("/home/ann/hermes-hooks"),
+		abs("/usr/local/bin/good-link"): abs("/usr/local/bin/hermes-hooks"),
 	}
 	lstat := func(p string) (fileOwner, error) {
 		fo, ok := base[p]
@@ -51,14 +51,14 @@ func TestSystemBinary(t *testing.T) {
 		return p, nil
 	}
 	for _, c := range []struct{ path, err string }{
-		{"/usr/local/bin/hermes-hooks", ""},
-		{"/usr/local/bin/good-link", ""},
-		{"/tmp/hermes-hooks", "the program /tmp/hermes-hooks is owned by uid 1000, not root"},
-		{"/home/ann/hermes-hooks", "the folder /home/ann is owned by uid 1000, not root"},
-		{"/opt/hermes-hooks", "the folder /opt is writable by its group"},
-		{"/srv/hh", "the program /srv/hh is writable by every user"},
-		{"/usr/local/bin/link", "the folder /home/ann is owned by uid 1000, not root"},
-		{"/usr/local/bin/missing", "file does not exist"},
+		{abs("/usr/local/bin/hermes-hooks"), ""},
+		{abs("/usr/local/bin/good-link"), ""},
+		{abs("/tmp/hermes-hooks"), "the program " + abs("/tmp/hermes-hooks") + " is owned by uid 1000, not root"},
+		{abs("/home/ann/hermes-hooks"), "the folder " + abs("/home/ann") + " is owned by uid 1000, not root"},
+		{abs("/opt/hermes-hooks"), "the folder " + abs("/opt") + " is writable by its group"},
+		{abs("/srv/hh"), "the program " + abs("/srv/hh") + " is writable by every user"},
+		{abs("/usr/local/bin/link"), "the folder " + abs("/home/ann") + " is owned by uid 1000, not root"},
+		{abs("/usr/local/bin/missing"), "file does not exist"},
 		{"hermes-hooks", "not an absolute path"},
 	} {
 		err := checkSystemBinary(c.path, lstat, eval)
@@ -69,7 +69,7 @@ func TestSystemBinary(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", c.path, err, c.err)
 		}
 	}
-	if errors.Is(checkSystemBinary("/tmp/hermes-hooks", lstat, eval), ErrNotChecked) {
+	if errors.Is(checkSystemBinary(abs("/tmp/hermes-hooks"), lstat, eval), ErrNotChecked) {
 		t.Error("a checked refusal reads as not checked")
 	}
 }
