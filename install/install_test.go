@@ -498,9 +498,7 @@ func TestBackupInStateDir(t *testing.T) {
 		if filepath.Dir(backup) != backups || readFile(t, backup) != `{"model": "`+proj+`"}` {
 			t.Fatalf("backup %s holds %q", backup, readFile(t, backup))
 		}
-		if fi, err := os.Stat(backup); err != nil || fi.Mode().Perm() != 0o600 {
-			t.Errorf("backup mode %v (%v), want 0600", fi.Mode().Perm(), err)
-		}
+		checkPerm(t, "backup", backup, 0o600)
 		if _, err := os.Stat(settings + BackupSuffix); !os.IsNotExist(err) {
 			t.Fatalf("a backup beside the file: %v", err)
 		}

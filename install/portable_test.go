@@ -1,8 +1,10 @@
 package install
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -23,4 +25,24 @@ func abs(p string) string { return volume + filepath.FromSlash(p) }
 func setHome(t *testing.T, dir string) {
 	t.Setenv("HOME", dir)
 	t.Setenv("USERPROFILE", dir)
+}
+
+// permBits are the permission bits a system keeps of the mode a file is
+// written with. Windows keeps one: a file without the owner's write bit is
+// read-only (Go reports 0444, else 0666); who may read it is its access
+// list, inherited from its folder, which no mode sets.
+var permBits = map[bool]fs.FileMode{true: 0o200, false: fs.ModePerm}[runtime.GOOS == "windows"]
+
+// checkPerm fails the test unless path has the permission bits want, of
+// those the system keeps (permBits).
+func checkPerm(t *testing.T, what, path string, want fs.FileMode) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Errorf("%s: %v", what, err)
+		return
+	}
+	if got := fi.Mode().Perm(); got&permBits != want&permBits {
+		t.Errorf("%s mode %v, want %v (of the bits %v this system keeps)", what, got, want, permBits)
+	}
 }

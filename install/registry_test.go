@@ -125,10 +125,7 @@ func TestRegistryRememberForget(t *testing.T) {
 	if rs, _ := g.Load(); !rs[0].UpdatedAt.Equal(clock.Add(-time.Hour)) {
 		t.Errorf("remembered again unchanged: updated %v, want %v kept", rs[0].UpdatedAt, clock.Add(-time.Hour))
 	}
-	fi, err := os.Stat(g.Path)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("registry mode = %v, %v; want 0600", fi.Mode().Perm(), err)
-	}
+	checkPerm(t, "registry", g.Path, 0o600)
 	if _, err := g.Forget("claude", a.Path); err != nil {
 		t.Fatal(err)
 	}

@@ -44,10 +44,7 @@ func TestScriptsInstallUninstall(t *testing.T) {
 	}
 	for _, ev := range cline.HookFile.Events {
 		path := filepath.Join(dir, ev)
-		fi, err := os.Stat(path)
-		if err != nil || fi.Mode().Perm() != 0o755 {
-			t.Fatalf("%s: %v %v", ev, fi, err)
-		}
+		checkPerm(t, ev, path, 0o755)
 		want := "#!/bin/sh\n# Written by `hermes-hooks install`; `hermes-hooks uninstall` removes it.\nexec '" + bin + "' hook cline " + ev + "\n"
 		if got := readFile(t, path); got != want {
 			t.Errorf("%s:\n%s\nwant:\n%s", ev, got, want)
