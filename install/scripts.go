@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -53,14 +54,29 @@ type ScriptFile struct {
 	Remove      bool
 }
 
+// scriptsOS is the system the scripts are written for (runtime.GOOS; tests
+// set it). On Windows install writes none: agents.Script is a shell script,
+// started by its #! line and execute bit, neither of which Windows has.
+// Cline there runs a hook file through PowerShell (powershell.exe -File,
+// its name or its name with .ps1), which refuses a file without .ps1 and
+// would not read sh if it did: the hooks would never run, and Cline lets
+// every call through a hook that fails. Uninstall there still removes
+// ours (an earlier release's install, a folder committed on Linux).
+var scriptsOS = runtime.GOOS
+
 // changed reports whether the file is to be written or removed.
 func (f *ScriptFile) changed() bool { return f.Remove || f.New != nil }
 
 // MakeScripts reads dir and computes the edit: our script for every
 // event (command gives its command line), or, with uninstall, our scripts
 // removed. A file of an event's name that is not ours, or not a regular
-// file, is an error for install (nothing is written).
+// file, is an error for install (nothing is written); so is install on
+// Windows, where nothing runs the scripts (scriptsOS).
 func MakeScripts(agent *agents.Agent, dir string, command func(event string) string, uninstall bool) (*ScriptsPlan, error) {
+	if !uninstall && scriptsOS == "windows" {
+		return nil, fmt.Errorf("%s: install writes %s's hooks as POSIX shell scripts (#!/bin/sh, no extension), which nothing runs on Windows: %s would run none of them, and every call would pass unguarded; nothing written (uninstall still removes the ones an earlier install wrote)",
+			dir, agent.Title, agent.Title)
+	}
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}

@@ -9,6 +9,14 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/agents"
 )
 
+// scriptsFor makes MakeScripts write for the system goos until the test
+// ends.
+func scriptsFor(t *testing.T, goos string) {
+	old := scriptsOS
+	scriptsOS = goos
+	t.Cleanup(func() { scriptsOS = old })
+}
+
 func applyScripts(t *testing.T, a *agents.Agent, dir, root string, command func(string) string, uninstall bool) *ScriptsPlan {
 	t.Helper()
 	p, err := MakeScripts(a, dir, command, uninstall)
@@ -28,6 +36,9 @@ func applyScripts(t *testing.T, a *agents.Agent, dir, root string, command func(
 // hook stays, so does its folder), and the folders install created that
 // are left empty (none without its record of them).
 func TestScriptsInstallUninstall(t *testing.T) {
+	// The scripts Linux and macOS run, on every system: uninstall removes
+	// them on Windows too (TestScriptsNotWrittenOnWindows).
+	scriptsFor(t, "linux")
 	cline, _ := agents.Lookup("cline")
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -93,6 +104,7 @@ func TestScriptsInstallUninstall(t *testing.T) {
 // not ours is the user's hook, which Cline runs: install writes nothing,
 // and uninstall leaves it, byte for byte.
 func TestScriptsInstallRefusesAUsersHook(t *testing.T) {
+	scriptsFor(t, "linux")
 	cline, _ := agents.Lookup("cline")
 	dir := t.TempDir()
 	mine := "#!/bin/sh\necho '{\"cancel\":false}'\n"
@@ -108,6 +120,37 @@ func TestScriptsInstallRefusesAUsersHook(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("install wrote %d files beside a user's hook", len(entries)-1)
+	}
+}
+
+// TestScriptsNotWrittenOnWindows: install writes no script for Windows,
+// where nothing runs one (every call would pass unguarded), and says so;
+// uninstall there removes ours, an earlier install's or a folder's
+// committed on Linux, and leaves a user's hook.
+func TestScriptsNotWrittenOnWindows(t *testing.T) {
+	scriptsFor(t, "windows")
+	cline, _ := agents.Lookup("cline")
+	root := t.TempDir()
+	dir := filepath.Join(root, ".clinerules", "hooks")
+	if _, err := MakeScripts(cline, dir, command("cline"), false); err == nil || !strings.Contains(err.Error(), "nothing runs on Windows") {
+		t.Fatalf("install for Windows: err = %v; want a refusal", err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, ".clinerules")); !os.IsNotExist(err) {
+		t.Fatalf("the refused install made its folder: %v", err)
+	}
+	mkdir(t, dir)
+	theirs := "#!/bin/sh\necho '{}'\n"
+	writeFile(t, filepath.Join(dir, "PreCompact"), theirs)
+	for _, ev := range []string{"PreToolUse", "TaskStart"} {
+		writeFile(t, filepath.Join(dir, ev), string(agents.Script(command("cline")(ev))))
+	}
+	p := applyScripts(t, cline, dir, root, command("cline"), true)
+	if !p.Changed {
+		t.Fatal("uninstall on Windows removes nothing")
+	}
+	left, _ := os.ReadDir(dir)
+	if len(left) != 1 || left[0].Name() != "PreCompact" || readFile(t, filepath.Join(dir, "PreCompact")) != theirs {
+		t.Errorf("uninstall on Windows left %v", left)
 	}
 }
 

@@ -78,7 +78,8 @@ The file is edited in place: Claude Code's .claude/settings.json, Cursor's
 your home directory (--user). Cline runs one executable per event from a
 folder (.clinerules/hooks, or ~/Documents/Cline/Hooks with --user): install
 writes a small marked script there per event, never over a hook of yours,
-and uninstall removes only the files it wrote.
+and uninstall removes only the files it wrote (on Windows, where nothing
+runs those shell scripts, install writes none and says so).
 The project is --project DIR; by default the root of the git repository
 holding the current directory (the nearest directory above it with .git),
 where the agents read their project files, or the current directory outside
