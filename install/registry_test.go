@@ -55,7 +55,9 @@ func TestParseRegistry(t *testing.T) {
 }
 
 func FuzzParseRegistry(f *testing.F) {
-	f.Add([]byte(`{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": "/h", "path": "/h/.claude/settings.json"}]}`))
+	q := func(p string) string { b, _ := json.Marshal(abs(p)); return string(b) }
+	f.Add([]byte(`{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": ` + q("/h") + `, "path": ` + q("/h/.claude/settings.json") + `}]}`))
+	f.Add([]byte(`{"version": 1, "installs": [{"agent": "claude", "scope": "managed", "root": ` + q("/") + `, "path": ` + q("/etc/claude-code/managed-settings.json") + `}]}`))
 	f.Add([]byte(`{"version": 1, "installs": []}`))
 	f.Add([]byte(`{"version": 1}`))
 	f.Add([]byte(`[]`))
@@ -72,7 +74,7 @@ func FuzzParseRegistry(f *testing.F) {
 			return
 		}
 		for _, r := range rs {
-			if !filepath.IsAbs(r.Path) || !filepath.IsAbs(r.Root) || r.Agent == "" || (r.Scope != ScopeUser && r.Scope != ScopeProject) {
+			if !filepath.IsAbs(r.Path) || !filepath.IsAbs(r.Root) || r.Agent == "" || (r.Scope != ScopeUser && r.Scope != ScopeProject && r.Scope != ScopeManaged) {
 				t.Fatalf("accepted a record install cannot have made: %+v", r)
 			}
 		}
