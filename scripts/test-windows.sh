@@ -131,13 +131,13 @@ if [ $# -gt 0 ]; then
 fi
 # The packages that pass on Windows so far, then what a user types on
 # Windows (testdata/script_windows) through the real binary's commands.
-# Not yet: ./install's tests (Unix paths and file modes in their tables),
-# ./agent-hooks (its example scripts need sh and jq).
+# Not yet: ./agent-hooks (its example scripts need sh and jq).
 status=0
 wintest ./internal/hookproc/... ./internal/cmdpin/... ./protocol/... \
 	./internal/pattern/... ./agents/... ./sessions/... ./internal/fsutil/... \
 	./consent/... ./journal/... ./internal/repoid/... ./internal/repoenv/... \
 	./hookconfig/... ./dispatcher/... ./internal/proctest/... ./internal/cli \
+	./install \
 	./internal/rule ./bundle ./clients ./export ./internal/hookhttp \
 	./internal/hermeshome ./internal/pyjson ./internal/pyyaml \
 	./internal/serverstats ./internal/shownurl ./internal/shquote \
