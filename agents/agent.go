@@ -149,6 +149,10 @@ type Source struct {
 	// after the event it is the one hook of (Cline's hooks folder); each
 	// such file is read as that event's one handler, the file run as it is.
 	Dir bool
+	// DirWindows is how the agent finds and starts the files of its hooks
+	// folder on Windows (see DirRule; nil: a file named after its event
+	// with a %PATHEXT% extension, started as a program).
+	DirWindows *DirRule
 	// Switches: the file's disableAllHooks and allowManagedHooksOnly apply
 	// (Claude Code's settings).
 	Switches bool

@@ -23,6 +23,7 @@ func newCline() *Agent {
 			FlagHelp:      "also load the hooks of this Cline hooks folder (or one hook file of it); they speak Cline's protocol (repeatable)",
 			ProjectMarker: ".clinerules", ProjectLevels: 1, Dir: true,
 			Handler: clineHandler, Codec: clineCodec{},
+			DirWindows: clineWindows,
 			// A file is a hook under its event's own name only.
 			Event: func(name string) (*protocol.Event, bool) {
 				row, ok := clineClassic[name]
@@ -45,6 +46,21 @@ func newCline() *Agent {
 		encode:      encodeCline,
 		roots:       clineRoots, notice: noticeNone, // errorMessage comes with a cancel of the task only; contextModification is the model's
 	}
+}
+
+// clineWindows is how Cline finds and runs its hook files on Windows
+// (cline/cline#9552, merged as a502bd8: HookFactory.findWindowsHook and
+// resolveExistingHookPath look for <Event>.ps1 only, "extensionless hooks
+// are intentionally ignored on Windows", so where both PreToolUse and
+// PreToolUse.ps1 exist only the .ps1 runs; a .cmd, .bat or .exe is never
+// found; getHookLaunchConfig starts it as below, no shell, whenever the
+// file exists, with no execute bit or toggle). Cline picks the PowerShell
+// by probing (pwsh 7's install folders first, then Windows PowerShell);
+// hermes-hooks runs powershell.exe as found on the hook's PATH.
+var clineWindows = &DirRule{
+	Ext:      ".ps1",
+	Launcher: []string{"powershell.exe", "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-File"},
+	Runs:     "Cline on Windows runs only <Event>.ps1, through PowerShell",
 }
 
 // clineDialect names the hooks of a Cline hooks folder (clineCodec).

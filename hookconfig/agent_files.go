@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -17,7 +16,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
-	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -91,24 +89,6 @@ func parseAgentFileOwn(a *agents.Agent, data []byte, path string, limit int) (en
 	return kept, own, warnings, err
 }
 
-// parseScriptFile reads one executable of an agent's hooks folder
-// (Source.Dir: Cline's) as the Claude-shaped file making it the one hook of
-// the event it is named after (Handler and Codec then apply). One install
-// wrote (agents.IsOwnScript) stands for the line of ours it runs, which
-// parseAgentFileOwn sets apart: the agent runs the program it names.
-func parseScriptFile(a *agents.Agent, data []byte, path string, limit int) ([]*Entry, []Warning, error) {
-	command := shquote.Quote(path)
-	if line := agents.ScriptCommand(data, ""); line != "" {
-		command = line
-	}
-	handler := protocol.Object{{Key: "type", Value: "command"}, {Key: "command", Value: command}}
-	group := []any{protocol.Object{{Key: "hooks", Value: []any{handler}}}}
-	// Named after its event; on Windows with a program extension too
-	// (PreToolUse.cmd: see fsutil.Executables).
-	event := fsutil.TrimProgramExt(filepath.Base(path))
-	return parseClaudeShaped(pyjson.Encode(protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: event, Value: group}}}}, pyjson.Compact), path, a, limit)
-}
-
 // agentFileKinds are every kind, in the order their entries load (the
 // agents' order).
 var agentFileKinds = sync.OnceValue(func() []agentFileKind {
@@ -151,21 +131,14 @@ func (cfg *Config) addAgentFile(k agentFileKind, path, flag string) error {
 
 // agentSourceFiles is what a folder named as a source of an agent whose
 // hooks are a folder of per-event files (agents.Source.Dir: Cline's) holds:
-// its executables named after an event, and ok (the agent runs no other
-// file, so those are skipped with a warning); ok is false for any other
-// path, read as one file.
+// the files the agent runs (dirFiles), and ok (the agent runs no other
+// file, so those named after an event are skipped with a warning); ok is
+// false for any other path, read as one file.
 func (cfg *Config) agentSourceFiles(k agentFileKind, path string) ([]string, bool) {
 	if !k.agent.Source.Dir {
 		return nil, false
 	}
-	files, skipped, isDir, err := fsutil.Executables(path, func(n string) bool { _, ok := k.agent.SourceEvent(n); return ok })
-	if err != nil {
-		cfg.warn(k.key, path+": "+err.Error()+"; skipped")
-	}
-	for _, f := range skipped {
-		cfg.warn(k.key, f+": not an executable file; "+k.agent.Title+" does not run it; skipped")
-	}
-	return files, isDir
+	return cfg.dirFiles(k, path)
 }
 
 // readAgentFile reads one agent hook file's entries (and switches) into

@@ -74,12 +74,10 @@ func TestClineHooksFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Windows has no execute bit: there a hook is named after its event
-	// with a program extension (%PATHEXT%), and one without is not run.
-	ext := ""
 	if runtime.GOOS == "windows" {
-		ext = ".cmd"
+		t.Skip("Cline's Windows rule: TestClineHooksFolderWindows")
 	}
+	ext := ""
 	write("PreToolUse"+ext, "#!/bin/sh\necho '{}'\n", 0o755)
 	write("TaskResume"+ext, "#!/bin/sh\nexit 0\n", 0o755)
 	write("TaskStart"+ext, string(agents.Script("'/usr/bin/hermes-hooks' hook cline TaskStart")), 0o755)

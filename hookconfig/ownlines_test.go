@@ -25,11 +25,13 @@ func TestOwnLinesSetApart(t *testing.T) {
 		{"type": "command", "command": ` + string(q) + `},
 		{"type": "command", "command": "'/bin/sh' hook claude PreToolUse"},
 		{"type": "command", "command": "./guard.sh"}]}]}}`
-	// A script of Cline's folder is named after its event, on Windows with
-	// a program extension (fsutil.Executables).
+	// A script of Cline's folder is named after its event. On Windows
+	// Cline runs only PreToolUse.ps1 through PowerShell (agents.DirRule),
+	// and install writes none: there it is skipped, no line of ours.
 	script := "repo/.clinerules/hooks/PreToolUse"
+	folderOwn := 1
 	if runtime.GOOS == "windows" {
-		script += ".cmd"
+		folderOwn = 0
 	}
 	writeFiles(t, dir, map[string]string{
 		"repo/.git/HEAD":             "ref: refs/heads/main\n",
@@ -49,7 +51,7 @@ func TestOwnLinesSetApart(t *testing.T) {
 	}{
 		{"named on the command line", LoadOptions{AgentFiles: AgentFiles{"claude": {filepath.Join(repo, ".claude/settings.json")}}}, 2},
 		{"named by the repository", LoadOptions{ProjectDir: repo}, 2},
-		{"a folder of scripts", LoadOptions{AgentFiles: AgentFiles{"cline": {filepath.Join(repo, ".clinerules/hooks")}}}, 1},
+		{"a folder of scripts", LoadOptions{AgentFiles: AgentFiles{"cline": {filepath.Join(repo, ".clinerules/hooks")}}}, folderOwn},
 	} {
 		cfg, err := Load(filepath.Join(dir, "home/config.yaml"), tc.opts)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -62,13 +63,26 @@ func dirEventFiles(files []string) []string {
 				continue
 			}
 			for _, e := range ents {
-				if _, ok := a.SourceEvent(fsutil.TrimProgramExt(e.Name())); ok {
+				if dirEventName(a, e.Name()) {
 					out = append(out, filepath.Join(f, e.Name()))
 				}
 			}
 		}
 	}
 	return out
+}
+
+// dirEventName reports whether name, in a's hooks folder, is named after
+// one of its events as the agent reads the folder on this system
+// (agents.DirRule: Cline's PreToolUse.ps1 on Windows, and the PreToolUse
+// or PreToolUse.cmd it skips there), else by fsutil.TrimProgramExt.
+func dirEventName(a *agents.Agent, name string) bool {
+	if r := a.DirRule(runtime.GOOS); r != nil {
+		ev, _ := r.Classify(name, a.DirEvents())
+		return ev != ""
+	}
+	_, ok := a.SourceEvent(fsutil.TrimProgramExt(name))
+	return ok
 }
 
 // A file list (configFiles, a diskView's) holds paths, and paths marked
