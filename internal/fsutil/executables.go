@@ -12,7 +12,9 @@ import (
 // the others in skipped. isDir is false when dir is not a folder (nothing
 // is listed); err is the folder's listing error. want sees the name
 // without its program extension (TrimProgramExt): on Windows a hook
-// folder's PreToolUse.cmd is its PreToolUse.
+// folder's PreToolUse.cmd is its PreToolUse. This is the rule for an
+// agent's hooks folder where the agent has none of its own
+// (agents.DirRule: Cline's on Windows is <Event>.ps1).
 func Executables(dir string, want func(name string) bool) (files, skipped []string, isDir bool, err error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return nil, nil, false, nil
