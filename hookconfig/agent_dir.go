@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
@@ -45,7 +46,7 @@ func (cfg *Config) dirFiles(k agentFileKind, dir string) (files []string, isDir 
 		return nil, true
 	}
 	events := k.agent.DirEvents()
-	found := map[string]string{} // event → its file's name
+	at := map[string]int{} // event → its file's index in files
 	for _, d := range list {
 		ev, hook := r.Classify(d.Name(), events)
 		f := filepath.Join(dir, d.Name())
@@ -60,24 +61,23 @@ func (cfg *Config) dirFiles(k agentFileKind, dir string) (files []string, isDir 
 			cfg.warn(k.key, f+": not a regular file; "+k.agent.Title+" does not run it; skipped")
 			continue
 		}
-		if prev, ok := found[ev]; ok {
-			// Two names that differ in case only (a case-sensitive
-			// folder): the agent opens <Event><Ext> by that name.
-			keep, drop := prev, d.Name()
-			if d.Name() == ev+r.Ext {
-				keep, drop = d.Name(), prev
-			}
-			cfg.warn(k.key, filepath.Join(dir, drop)+": "+r.Why(ev)+", by that name; skipped")
-			found[ev] = keep
+		i, seen := at[ev]
+		if !seen {
+			at[ev] = len(files)
+			files = append(files, f)
 			continue
 		}
-		found[ev] = d.Name()
-	}
-	for _, d := range list {
-		if ev, hook := r.Classify(d.Name(), events); hook && found[ev] == d.Name() {
-			files = append(files, filepath.Join(dir, d.Name()))
+		// Two names that differ in case only (a case-sensitive folder):
+		// the agent opens <Event><Ext> by that name.
+		drop := f
+		if d.Name() == ev+r.Ext {
+			drop, files[i] = files[i], f
 		}
+		cfg.warn(k.key, drop+": "+r.Why(ev)+", by that name; skipped")
 	}
+	// In name order, as the folder lists them (a kept spelling took the
+	// place of the one it replaced).
+	slices.Sort(files)
 	return files, true
 }
 

@@ -120,3 +120,48 @@ func TestClineHooksFolderElsewhere(t *testing.T) {
 		t.Errorf("warnings %v", cfg.Warnings)
 	}
 }
+
+// TestClineHooksFolderWindowsTwoSpellings: a case-sensitive folder read
+// by Windows' rule can hold one event's hook under two spellings; Cline
+// opens <Event>.ps1 by that name, so that one is kept, in the folder's
+// name order, and the other is skipped saying so.
+func TestClineHooksFolderWindowsTwoSpellings(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		t.Skip("the folder must tell names that differ in case apart")
+	}
+	withGOOS(t, "windows")
+	dir := t.TempDir()
+	hooks := filepath.Join(dir, "proj", ".clinerules", "hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Listed in this order: PRETOOLUSE.ps1, PostToolUse.ps1, PreToolUse.ps1.
+	for _, name := range []string{"PRETOOLUSE.ps1", "PostToolUse.ps1", "PreToolUse.ps1"} {
+		if err := os.WriteFile(filepath.Join(hooks, name), []byte("exit 0\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfgPath := filepath.Join(dir, "config.yaml")
+	writeFile(t, cfgPath, "cline_hooks: [proj/.clinerules/hooks]\n")
+	cfg, err := Load(cfgPath, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range cfg.Entries {
+		args := e.Exec().Args
+		got = append(got, e.DeclaredAs+" "+filepath.Base(args[len(args)-1]))
+	}
+	if want := []string{"PostToolUse PostToolUse.ps1", "PreToolUse PreToolUse.ps1"}; !slices.Equal(got, want) {
+		t.Errorf("entries %q, want %q", got, want)
+	}
+	var skipped int
+	for _, w := range cfg.Warnings {
+		if strings.Contains(w.Message, "PRETOOLUSE.ps1") && strings.Contains(w.Message, "by that name; skipped") {
+			skipped++
+		}
+	}
+	if skipped != 1 {
+		t.Errorf("want one warning skipping PRETOOLUSE.ps1, got %+v", cfg.Warnings)
+	}
+}
