@@ -14,7 +14,7 @@ import (
 
 // A journal line as the journal writes it: a rule decided, through an
 // agent's hook call.
-const blockLine = `{"seq":7,"prev":"ab12","time":"2026-12-02T09:45:36.367584034Z","version":"1.2.3","event":"pre_tool_call","session":"s1","tool":"terminal","agent":"claude","cwd":"/repo","decision":"block","message":"no rm -rf","stop":false,"payload_sha256":"64df","elapsed_ms":14.4,"hooks":[{"command":"audit.sh","dialect":"hermes","ran":true,"exit_code":0,"elapsed_ms":1,"timed_out":false,"decision":"none","script":"/h/audit.sh","sha256":"aaaa"},{"command":"rule: no-rm","dialect":"hermes","ran":true,"exit_code":0,"elapsed_ms":1,"timed_out":false,"decision":"block","script":"/h/guard.sh","sha256":"bbbb","rule":"no-rm"}]}`
+const blockLine = `{"seq":7,"prev":"ab12","time":"2026-12-02T09:45:36.367584034Z","version":"1.2.3","event":"pre_tool_call","session":"s1","tool":"terminal","agent":"claude","cwd":"/repo","decision":"block","message":"no rm -rf","stop":false,"payload_sha256":"64df","elapsed_ms":14.4,"hooks":[{"command":"audit.sh","dialect":"hermes","ran":true,"exit_code":0,"elapsed_ms":1,"timed_out":false,"decision":"none","script":"/h/audit.sh","sha256":"aaaa"},{"command":"rule: no-rm","dialect":"hermes","ran":true,"exit_code":0,"elapsed_ms":1,"timed_out":false,"decision":"block","script":"/h/guard.sh","sha256":"bbbb","rule":"no-rm","rule_sha256":"cccc"}]}`
 
 const allowLine = `{"seq":8,"prev":"cd34","time":"2026-12-02T09:45:37Z","version":"1.2.3","event":"post_tool_call","decision":"none","stop":false,"payload_sha256":"00","elapsed_ms":1,"hooks":[]}`
 
@@ -36,6 +36,7 @@ var wantAttrs = map[string]string{
 	"hermes_hooks.hook.script":     "/h/guard.sh",
 	"hermes_hooks.hook.sha256":     "bbbb",
 	"hermes_hooks.rule.id":         "no-rm",
+	"hermes_hooks.rule.sha256":     "cccc",
 	"hermes_hooks.hooks.command":   "audit.sh,rule: no-rm",
 	"hermes_hooks.hooks.sha256":    "aaaa,bbbb",
 	"hermes_hooks.hooks.timed_out": "false,false",

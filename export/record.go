@@ -46,6 +46,9 @@ type hook struct {
 	// Rule is the id of the policy rule that decided, on the records of
 	// rule entries (issue 35); "" otherwise.
 	Rule string `json:"rule"`
+	// RuleSHA256 is the SHA-256 of the rule's whole text (the journal's
+	// rule_sha256; its command keeps only the first bytes).
+	RuleSHA256 string `json:"rule_sha256"`
 	// TimedOut: a command killed at its timeout, a rule past its time
 	// bound (the journal's timed_out).
 	TimedOut bool `json:"timed_out"`
@@ -133,6 +136,7 @@ func (r *record) attributes() []attr {
 		str("hermes_hooks.hook.script", h.Script)
 		str("hermes_hooks.hook.sha256", h.SHA256)
 		str("hermes_hooks.rule.id", h.Rule)
+		str("hermes_hooks.rule.sha256", h.RuleSHA256)
 	}
 	if len(r.Hooks) > 0 {
 		cmds := make([]string, len(r.Hooks))

@@ -2,15 +2,20 @@ package journal
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // A payload so large that its record would pass 16 MiB is kept as its
@@ -252,5 +257,38 @@ func TestRotationRefusesThousandsOfFiles(t *testing.T) {
 	}
 	if len(warned) != 1 || !strings.Contains(warned[0], "rotated files") {
 		t.Errorf("warnings: %q", warned)
+	}
+}
+
+// A rule's text is kept to its first bytes, with its whole text's
+// SHA-256: every firing records each rule it evaluated, and with the
+// ready-made files one call's record was 58 KB of mostly rule text. A
+// command hook keeps its command (up to maxText).
+func TestRuleTextIsCutAndDigested(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p})
+	r := record("no")
+	long := "rule: " + strings.Repeat(`args.command matches "x" || `, 200) + "false"
+	cmd := "./guard.sh " + strings.Repeat("a", 1000)
+	r.Outcome.Hooks = append(r.Outcome.Hooks, protocol.HookReport{Command: long, Dialect: protocol.Hermes, Source: "/c.yaml", Ran: true}, r.Outcome.Hooks[0])
+	r.Outcome.Hooks[2].Command = cmd
+	r.Scripts = append(r.Scripts, dispatcher.Script{Rule: "team/x"}, dispatcher.Script{})
+	w.Record(context.Background(), r)
+	ls := readLines(t, p)
+	if len(ls) != 1 || len(ls[0]) > 2500 {
+		t.Fatalf("%d lines, the first %d bytes", len(ls), len(ls[0]))
+	}
+	var e Entry
+	if err := json.Unmarshal([]byte(ls[0]), &e); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(long))
+	rh := e.Hooks[1]
+	if rh.Rule != "team/x" || rh.RuleSHA256 != hex.EncodeToString(sum[:]) || !strings.HasPrefix(long, strings.TrimSuffix(rh.Command, "… ("+strconv.Itoa(len(long))+" bytes)")) ||
+		!strings.HasSuffix(rh.Command, "… ("+strconv.Itoa(len(long))+" bytes)") || len(rh.Command) > maxRuleText+40 {
+		t.Fatalf("rule %+v", rh)
+	}
+	if e.Hooks[0].RuleSHA256 != "" || e.Hooks[2].Command != cmd || e.Hooks[2].RuleSHA256 != "" {
+		t.Fatalf("command hooks %+v %+v", e.Hooks[0], e.Hooks[2])
 	}
 }

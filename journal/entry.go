@@ -94,10 +94,13 @@ type HookEntry struct {
 	// the consent gate pinned it for this run.
 	Script string `json:"script,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
-	// Rule names a rule entry (its id:, else its file and line).
-	Rule   string `json:"rule,omitempty"`
-	Shadow bool   `json:"shadow,omitempty"`
-	Would  string `json:"would,omitempty"`
+	// Rule names a rule entry (its id:, else its file and line);
+	// RuleSHA256 is the SHA-256 (hex) of its whole text, Command as it
+	// would be uncut (Command keeps its first maxRuleText bytes).
+	Rule       string `json:"rule,omitempty"`
+	RuleSHA256 string `json:"rule_sha256,omitempty"`
+	Shadow     bool   `json:"shadow,omitempty"`
+	Would      string `json:"would,omitempty"`
 	// Rejudged: a rule's verdict on the call as another hook rewrote it
 	// (protocol.HookReport.Rejudged).
 	Rejudged bool `json:"rejudged,omitempty"`
@@ -133,8 +136,12 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 		if i < len(r.Scripts) {
 			s = r.Scripts[i]
 		}
-		hooks[i] = make(protocol.Object, 0, 16).
-			With(true, "command", h.Command).
+		command, ruleSum := h.Command, ""
+		if s.Rule != "" {
+			command, ruleSum = textutil.CutBytesSaying(command, maxRuleText), RuleTextSHA256(command)
+		}
+		hooks[i] = make(protocol.Object, 0, 17).
+			With(true, "command", command).
 			With(true, "dialect", string(h.Dialect)).
 			With(h.Source != "", "source", h.Source).
 			With(true, "ran", h.Ran).
@@ -147,6 +154,7 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 			With(s.Path != "", "script", s.Path).
 			With(s.SHA256 != "", "sha256", s.SHA256).
 			With(s.Rule != "", "rule", s.Rule).
+			With(ruleSum != "", "rule_sha256", ruleSum).
 			With(h.Shadow, "shadow", true).
 			With(h.Would != "", "would", cutText(h.Would)).
 			With(h.Rejudged, "rejudged", true)
@@ -207,6 +215,31 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 // include_payload a record is meant to be small, whatever the model or a
 // hook sent. The payload's SHA-256 still covers the whole of it.
 const maxText = 4096
+
+// RuleTextSHA256 is the SHA-256 (hex) a record keeps of a rule's whole
+// text (its command as list shows it): rule_sha256, which tells one
+// version of a rule from another where its command is cut.
+func RuleTextSHA256(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+// RuleDigest is h's rule_sha256 ("" for a hook that is no rule); for a
+// record written before rule_sha256 existed, whose command is whole, it
+// is computed from the command.
+func (h *HookEntry) RuleDigest() string {
+	if h.RuleSHA256 != "" || h.Rule == "" {
+		return h.RuleSHA256
+	}
+	return RuleTextSHA256(h.Command)
+}
+
+// maxRuleText bounds a rule's text in a record. Every firing records
+// each rule it evaluated, and a ready-made rule runs to kilobytes: the
+// five files made one Bash call's record 58 KB (52 KB of it rule text),
+// and the journal rotated every ~1,100 calls. A rule is known by its name
+// (rule) and its version by rule_sha256; the first bytes are kept to read.
+const maxRuleText = 160
 
 // cutText is s cut to maxText bytes, not inside a UTF-8 character, and
 // saying how long it was.

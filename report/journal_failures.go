@@ -35,7 +35,7 @@ type runTally struct {
 }
 
 // runKey names a configured hook in journal records: its event, its text
-// (a rule's "rule: …" included), the file it is configured in, a rule's
+// (a rule's by the SHA-256 of its "rule: …", as a record cuts it), the file it is configured in, a rule's
 // id and whether it is in mode: shadow. A shadow copy beside its
 // enforcing twin has the same text and file, and so may two rules with
 // ids of their own: their runs were counted together, each hook
@@ -49,7 +49,7 @@ type runKey struct {
 func runKeyOf(e *hookconfig.Entry) runKey {
 	k := runKey{event: e.Event.Name, command: e.Text(), source: e.Source, shadow: e.Shadow}
 	if r := e.Rule(); r != nil {
-		k.id = r.ID
+		k.id, k.command = r.ID, journal.RuleTextSHA256(k.command)
 	}
 	return k
 }
@@ -59,6 +59,9 @@ func runKeyOf(e *hookconfig.Entry) runKey {
 // which is no id.
 func recordKey(event string, h *journal.HookEntry) runKey {
 	k := runKey{event: event, command: h.Command, source: h.Source, shadow: h.Shadow, id: h.Rule}
+	if h.Rule != "" {
+		k.command = h.RuleDigest()
+	}
 	if h.Rule == h.Source || strings.HasPrefix(h.Rule, h.Source+":") {
 		k.id = ""
 	}
