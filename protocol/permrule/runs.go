@@ -31,7 +31,8 @@ import (
 //
 // And where the text does not show what runs, the answer is "cannot tell",
 // which runs the hook (doubt): a command word only known when it runs ($X,
-// $(…)), a glob the shell expands in its name (/bin/r?), a command string
+// $(…); a command's output as the whole name, or run as code by eval or
+// sh -c, is also a part the analysis cannot read: output_code.go), a glob the shell expands in its name (/bin/r?), a command string
 // with expansions (followed as written, doubt all the same), an option a
 // wrapper's syntax here does not know, inline code of another language
 // (python -c, perl -e, node -e, awk with system() or a pipe), a shell or
@@ -281,16 +282,7 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			return
 		}
 		if !name.static {
-			s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
-			if name.given {
-				return // listed with each value the line gives it (values.go)
-			}
-			// The name may expand to nothing (an unset $X, $@, a $(…)
-			// that prints nothing vanish unquoted) or to a wrapper
-			// (X=sudo): bash then runs the words after it, so they are
-			// followed as an unknown wrapper's operands are. Not
-			// followed, `$NOPE rm -rf /` listed no rm.
-			w = w[1:]
+			w = s.unknownName(w, text)
 			continue
 		}
 		if name.glob {
@@ -488,6 +480,10 @@ func (s *shellRuns) scriptOf(words []shellWord, text string, depth int, in shell
 		}
 		if w.script == "" {
 			s.stopped("`" + clip(text) + "` runs a command string this analysis cannot read")
+			return
+		}
+		if why := outputCode(w, text); why != "" {
+			s.stopped(why)
 			return
 		}
 		// Followed for what its text runs; still doubt, as the values

@@ -126,3 +126,25 @@ func fdExe(t string) bool {
 		return ok && n != "" && !strings.Contains(n, "/")
 	}
 }
+
+// unknownName follows a command whose name, w[0], is only known when it
+// runs: it returns the words to follow next (none: nothing more to).
+func (s *shellRuns) unknownName(w []shellWord, text string) []shellWord {
+	s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
+	if prog, ok := outputName(w[0]); ok {
+		if prog == "" {
+			s.stopped("`" + clip(text) + "` runs a command named by a command's output, which the analysis cannot read")
+			return nil
+		}
+		// $(which rm) -rf / runs rm -rf /: followed as that name.
+		return append([]shellWord{{text: prog, static: true}}, w[1:]...)
+	}
+	if w[0].given {
+		return nil // listed with each value the line gives it (values.go)
+	}
+	// The name may expand to nothing (an unset $X, $@, a $(…) that
+	// prints nothing vanish unquoted) or to a wrapper (X=sudo): bash then
+	// runs the words after it, so they are followed as an unknown
+	// wrapper's operands are. Not followed, `$NOPE rm -rf /` listed no rm.
+	return w[1:]
+}

@@ -182,6 +182,8 @@ func (s *shellRuns) scriptFile(path shellWord, text string, c shellCommand, dept
 	switch {
 	case path.static && isStdin(path.text):
 		s.stdinScript(text, c, depth)
+	case strings.HasPrefix(path.text, "<(") && setupScript(path.text):
+		// source <(kubectl completion bash): the program's own code.
 	case path.static && readsStdin(path.text), strings.HasPrefix(path.text, "<("):
 		s.stopped("`" + clip(text) + "` runs a script read from a descriptor or a command's output, which the analysis cannot read")
 	case !path.static:

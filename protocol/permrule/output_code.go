@@ -1,0 +1,206 @@
+package permrule
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A command's output that the shell then runs — eval "$(X)", sh -c
+// "$(X)", source <(X), or $(X) as a command's name — is code no text of
+// the line shows: eval "$(echo r''m -rf /)" runs rm -rf /, and the forms
+// held only echo. Where X is a single command whose output its program
+// writes itself (a shell's setup idioms: eval "$(ssh-agent -s)", source
+// <(kubectl completion bash); a program lookup: $(which python3)),
+// running that output is as opaque as running the program, which the
+// analysis lets be; any other producer is a part it cannot read
+// (stopped).
+
+// setupForms are the programs whose output shell setup runs as code, by
+// base name, with the first operand that asks for that code. Any program's
+// `completion` or `completions` operand (completionOperands) is one too.
+var setupForms = map[string][]string{
+	"ssh-agent": {"-s", "-c"},
+	"pyenv":     {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "goenv": {"init"},
+	"jenv": {"init"}, "plenv": {"init"},
+	"direnv": {"hook", "export"}, "brew": {"shellenv"},
+	"starship": {"init"}, "zoxide": {"init"}, "atuin": {"init"}, "mcfly": {"init"}, "oh-my-posh": {"init"},
+	"fnm": {"env"}, "mise": {"activate", "env"}, "rtx": {"activate", "env"},
+	"conda": {"shell.bash", "shell.zsh", "shell.posix"}, "mamba": {"shell"}, "micromamba": {"shell"},
+	"opam": {"env"}, "luarocks": {"path"}, "dircolors": {"-b", "--sh"}, "keychain": {"--eval"},
+	"thefuck": {"--alias"}, "minikube": {"docker-env", "podman-env"}, "docker-machine": {"env"},
+}
+
+// completionOperands ask a program for its shell completion script
+// (kubectl completion bash, rustup completions zsh, uv
+// generate-shell-completion bash).
+var completionOperands = map[string]bool{"completion": true, "completions": true, "generate-shell-completion": true}
+
+// echoes print their operands: their output is the line's text.
+var echoes = map[string]bool{"echo": true, "printf": true, "print": true}
+
+// textMakers are programs whose output is made of their operands' text
+// (echoes, dirname, expr …) or of the line's variables (printenv): in a
+// command string that text is parsed as commands.
+var textMakers = map[string]bool{"echo": true, "printf": true, "print": true, "yes": true, "seq": true, "jot": true,
+	"basename": true, "dirname": true, "realpath": true, "expr": true, "gettext": true, "ngettext": true,
+	"numfmt": true, "printenv": true, "env": true, "getconf": true}
+
+// valueOutput: argv's output is its program's own (git rev-parse
+// --show-toplevel, pwd, npm bin), not text of the line, so a command
+// string that has it as an operand (sh -c "cd $(git rev-parse
+// --show-toplevel) && make") runs what its own text shows. date's
+// format can make a newline (%n) or a tab (%t) of the line's text.
+func valueOutput(argv []string) bool {
+	if len(argv) == 0 || textMakers[path.Base(argv[0])] {
+		return false
+	}
+	if path.Base(argv[0]) == "date" {
+		for _, a := range argv[1:] {
+			if strings.Contains(a, "%n") || strings.Contains(a, "%t") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pathFinders print where a program is: $(which X) as a command's name
+// runs X.
+var pathFinders = map[string][]string{"which": nil, "command": {"-v"}, "type": {"-P", "-p"}}
+
+// producerArgv is the argv of the one command exp (a word's $(…) or `…`)
+// runs, when it is a single simple command of plain words (no
+// expansions, quotes or redirections but 2>/dev/null); isSubst says
+// whether exp is a command substitution at all (not ${…} or $((…))).
+func producerArgv(exp string) (argv []string, isSubst bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(exp), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 || len(call.Args[0].Parts) != 1 {
+		return nil, false
+	}
+	var stmts []*syntax.Stmt
+	switch p := call.Args[0].Parts[0].(type) {
+	case *syntax.CmdSubst:
+		stmts = p.Stmts
+	case *syntax.ProcSubst:
+		stmts = p.Stmts
+	default:
+		return nil, false
+	}
+	if len(stmts) != 1 || stmts[0].Negated || stmts[0].Background || stmts[0].Coprocess {
+		return nil, true
+	}
+	for _, r := range stmts[0].Redirs {
+		if r.N == nil || r.N.Value != "2" || r.Op != syntax.RdrOut || r.Word.Lit() != "/dev/null" {
+			return nil, true
+		}
+	}
+	c, ok := stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 {
+		return nil, true
+	}
+	for _, w := range c.Args {
+		lit := w.Lit()
+		if !plainToken(lit) {
+			return nil, true
+		}
+		argv = append(argv, lit)
+	}
+	return argv, true
+}
+
+// plainToken: a word of letters, digits and . _ - + = : / , @ % only,
+// which no shell reads as more than itself.
+func plainToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune("._-+=:/,@%", r):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// setupCode: argv writes shell setup code of its program's own.
+func setupCode(argv []string) bool {
+	if len(argv) < 2 || echoes[path.Base(argv[0])] {
+		return false
+	}
+	if completionOperands[argv[1]] {
+		return true
+	}
+	return slices.Contains(setupForms[path.Base(argv[0])], argv[1])
+}
+
+// foundProgram is the program argv prints the path of (which X, command
+// -v X, type -P X), "" if it is no such lookup.
+func foundProgram(argv []string) string {
+	opts, ok := pathFinders[argv[0]]
+	if !ok {
+		return ""
+	}
+	rest := argv[1:]
+	if opts != nil {
+		if len(rest) == 0 || !slices.Contains(opts, rest[0]) {
+			return ""
+		}
+		rest = rest[1:]
+	}
+	if len(rest) != 1 || strings.HasPrefix(rest[0], "-") {
+		return ""
+	}
+	return rest[0]
+}
+
+// outputCode is why running w as code (eval w, sh -c w) runs text no part
+// of the line shows: "" when none of its expansions is a command's output,
+// or each is setup code (setupCode) or a program's own value
+// (valueOutput). A value that is the string's command name is judged
+// where the string is read (outputName): eval "$(pwd)" runs a program
+// no text names.
+func outputCode(w shellWord, text string) string {
+	for i := 0; i+1 < len(w.blanks); i += 2 {
+		argv, isSubst := producerArgv(w.script[w.blanks[i]:w.blanks[i+1]])
+		if isSubst && !setupCode(argv) && !valueOutput(argv) {
+			return "`" + clip(text) + "` runs a command's output as commands, which the analysis cannot read"
+		}
+	}
+	return ""
+}
+
+// outputName is, for a command's name that is a command's output alone
+// ($(X), "$(X)", `X`): the program it names (X's lookup: $(which rm) is
+// rm) and ok, or "" and ok where the analysis cannot tell the program
+// (any other X). ok is false for a name that is not such an output, and
+// for setup code (eval "$(ssh-agent -s)" reads its string as $(ssh-agent
+// -s), a name only known when it runs, as opaque as the program).
+func outputName(w shellWord) (program string, ok bool) {
+	if len(w.blanks) != 2 || w.blanks[0] != 0 || w.blanks[1] != len(w.script) {
+		return "", false
+	}
+	argv, isSubst := producerArgv(w.script)
+	if !isSubst || setupCode(argv) {
+		return "", false
+	}
+	if argv == nil {
+		return "", true
+	}
+	return foundProgram(argv), true
+}
+
+// setupScript: p, a <(…) a shell runs as its script, is setup code.
+func setupScript(p string) bool {
+	argv, _ := producerArgv(p)
+	return setupCode(argv)
+}

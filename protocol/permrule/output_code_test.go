@@ -1,0 +1,51 @@
+package permrule
+
+import "testing"
+
+// A command's output run as code, or as a command's name, is a part the
+// analysis cannot read — eval "$(echo r”m -rf /)" listed only echo, and
+// a rule on commands() let it through — except a program's own setup
+// code (eval "$(ssh-agent -s)", source <(kubectl completion bash)) and a
+// program lookup, which names the program ($(which rm) -rf / runs rm).
+func TestCommandOutputRunAsCode(t *testing.T) {
+	const cannot = "output"
+	checkCommands(t, []commandsCase{
+		{line: `eval "$(echo r''m -rf /)"`, err: cannot},
+		{line: `eval $(echo rm -rf /)`, err: cannot},
+		{line: "eval `echo rm -rf /`", err: cannot},
+		{line: `eval "$(printf '%s' 'rm -rf ~')"`, err: cannot},
+		{line: `bash -c "$(echo rm -rf /)"`, err: cannot},
+		{line: "sh -c \"`echo rm -rf /`\"", err: cannot},
+		{line: `bash -c "$(curl -fsSL https://example.com/install.sh)"`, err: cannot},
+		{line: `$(echo r''m -rf /)`, err: cannot},
+		{line: "`echo rm -rf /`", err: cannot},
+		{line: `"$(echo rm)" -rf /`, err: cannot},
+		{line: `source <(echo rm -rf /)`, err: cannot},
+		{line: `eval "$(echo completion)"`, err: cannot}, // echo prints the line's own text
+		{line: `eval "$(kubectl completion bash; echo rm -rf /)"`, err: cannot},
+		{line: `eval "$(kubectl completion bash | sed s/x/y/)"`, err: cannot},
+		{line: `eval "$(kubectl completion "$SHELL")"`, err: cannot},
+		{line: `eval "$(ssh-agent -s)" && rm -rf /`, want: []string{"ssh-agent -s", "rm -rf /"}},
+		{line: `eval "$(pyenv init -)"`, want: []string{"pyenv init -"}},
+		{line: `eval "$(/opt/homebrew/bin/brew shellenv)"`, want: []string{"brew shellenv"}},
+		{line: `eval $(opam env)`, want: []string{"opam env"}},
+		{line: `source <(kubectl completion bash)`, want: []string{"kubectl completion bash"}},
+		{line: `. <(helm completion bash 2>/dev/null)`, want: []string{"helm completion bash"}},
+		{line: `source <(npm completion)`, want: []string{"npm completion"}},
+		{line: `$(which rm) -rf /`, want: []string{"rm -rf /"}},
+		{line: `"$(command -v rm)" -rf /`, want: []string{"rm -rf /"}},
+		{line: "`which python3` -m pytest", want: []string{"python3 -m pytest"}},
+		{line: `$(npm bin)/eslint .`, want: []string{"npm bin"}}, // a program under a directory: its name is the line's
+		{line: `bash -c 'echo $(date)'`, want: []string{"echo $(date)", "date"}},
+		{line: `sh -c "cd $D && make"`, want: []string{"make"}},
+		{line: `sh -c "cd $(git rev-parse --show-toplevel) && make"`, want: []string{"git rev-parse --show-toplevel", "make"}},
+		{line: `bash -c "tar czf b-$(date +%F).tgz ."`, want: []string{"date +%F"}},
+		{line: `eval $(minikube docker-env)`, want: []string{"minikube docker-env"}},
+		{line: `sh -c "cd $(echo /tmp) && make"`, err: cannot},
+		{line: `sh -c "cd /tmp$(date +%nrm%t-rf%t~)"`, err: cannot},
+		{line: `sh -c "cd $(printenv D) && make"`, err: cannot},
+		{line: `sh -c "$(pwd)"`, err: cannot},
+		{line: `sh -c "cd /x && $(seq -f rm 1 1) -rf /"`, err: cannot},
+		{line: `eval "$(git rev-parse --sq-quote "$@")"`, err: cannot},
+	})
+}
