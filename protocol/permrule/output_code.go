@@ -19,27 +19,27 @@ import (
 // (stopped).
 
 // setupForms are the programs whose output shell setup runs as code, by
-// base name, with the first operand that asks for that code. Any program's
-// `completion` or `completions` operand (completionOperands) is one too.
+// base name, with the operands that ask for that code ("": none). Any
+// program's `completion` or `completions` first operand
+// (completionOperands) is one too.
 var setupForms = map[string][]string{
-	"ssh-agent": {"-s", "-c"},
-	"pyenv":     {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "goenv": {"init"},
+	"ssh-agent": {"", "-s", "-c", "-k"}, "gpg-agent": {"--daemon"}, "dbus-launch": {"--sh-syntax"},
+	"pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "goenv": {"init"},
 	"jenv": {"init"}, "plenv": {"init"},
-	"direnv": {"hook", "export"}, "brew": {"shellenv"},
+	"direnv": {"hook", "export"}, "brew": {"shellenv"}, "path_helper": {"-s", "-c"},
 	"starship": {"init"}, "zoxide": {"init"}, "atuin": {"init"}, "mcfly": {"init"}, "oh-my-posh": {"init"},
-	"fnm": {"env"}, "mise": {"activate", "env"}, "rtx": {"activate", "env"},
+	"fnm": {"env"}, "mise": {"activate", "env"}, "rtx": {"activate", "env"}, "fzf": {"--bash", "--zsh"},
 	"conda": {"shell.bash", "shell.zsh", "shell.posix"}, "mamba": {"shell"}, "micromamba": {"shell"},
-	"opam": {"env"}, "luarocks": {"path"}, "dircolors": {"-b", "--sh"}, "keychain": {"--eval"},
+	"opam": {"env"}, "luarocks": {"path"}, "dircolors": {"", "-b", "--sh"}, "keychain": {"--eval"},
 	"thefuck": {"--alias"}, "minikube": {"docker-env", "podman-env"}, "docker-machine": {"env"},
+	"aws": {"export-credentials"}, "op": {"signin"}, "hub": {"alias"},
 }
 
 // completionOperands ask a program for its shell completion script
 // (kubectl completion bash, rustup completions zsh, uv
 // generate-shell-completion bash).
-var completionOperands = map[string]bool{"completion": true, "completions": true, "generate-shell-completion": true}
-
-// echoes print their operands: their output is the line's text.
-var echoes = map[string]bool{"echo": true, "printf": true, "print": true}
+var completionOperands = map[string]bool{"completion": true, "completions": true, "--completion": true, "--completions": true,
+	"generate-shell-completion": true}
 
 // textMakers are programs whose output is made of their operands' text
 // (echoes, dirname, expr …) or of the line's variables (printenv): in a
@@ -134,13 +134,22 @@ func plainToken(s string) bool {
 
 // setupCode: argv writes shell setup code of its program's own.
 func setupCode(argv []string) bool {
-	if len(argv) < 2 || echoes[path.Base(argv[0])] {
+	if len(argv) == 0 {
 		return false
 	}
-	if completionOperands[argv[1]] {
+	base := path.Base(argv[0])
+	if len(argv) == 1 {
+		return slices.Contains(setupForms[base], "")
+	}
+	if completionOperands[argv[1]] && !textMakers[base] {
 		return true
 	}
-	return slices.Contains(setupForms[path.Base(argv[0])], argv[1])
+	for _, a := range argv[1:] { // minikube -p dev docker-env
+		if slices.Contains(setupForms[base], a) {
+			return true
+		}
+	}
+	return false
 }
 
 // foundProgram is the program argv prints the path of (which X, command
@@ -170,8 +179,12 @@ func foundProgram(argv []string) string {
 // where the string is read (outputName): eval "$(pwd)" runs a program
 // no text names.
 func outputCode(w shellWord, text string) string {
+	exps := w.outputs
 	for i := 0; i+1 < len(w.blanks); i += 2 {
-		argv, isSubst := producerArgv(w.script[w.blanks[i]:w.blanks[i+1]])
+		exps = append(exps[:len(exps):len(exps)], w.script[w.blanks[i]:w.blanks[i+1]])
+	}
+	for _, e := range exps {
+		argv, isSubst := producerArgv(e)
 		if isSubst && !setupCode(argv) && !valueOutput(argv) {
 			return "`" + clip(text) + "` runs a command's output as commands, which the analysis cannot read"
 		}
@@ -189,14 +202,87 @@ func outputName(w shellWord) (program string, ok bool) {
 	if len(w.blanks) != 2 || w.blanks[0] != 0 || w.blanks[1] != len(w.script) {
 		return "", false
 	}
-	argv, isSubst := producerArgv(w.script)
-	if !isSubst || setupCode(argv) {
-		return "", false
+	exps := w.outputs // X=$(which rm); $X -rf /
+	if len(exps) == 0 {
+		exps = []string{w.script}
 	}
-	if argv == nil {
-		return "", true
+	for i, e := range exps {
+		argv, isSubst := producerArgv(e)
+		if !isSubst || setupCode(argv) {
+			return "", false
+		}
+		found := ""
+		if argv != nil {
+			found = foundProgram(argv)
+		}
+		if i > 0 && found != program {
+			return "", true // it names programs of several lookups
+		}
+		program = found
 	}
-	return foundProgram(argv), true
+	return program, true
+}
+
+// noteOutputs keeps, by variable, the command substitutions whose output
+// sources give it (X=$(…), for X in `…`): a command string or a command
+// name that reads the variable runs that output.
+func (v *lineValues) noteOutputs(sources []valueSource, src string) {
+	for _, s := range sources {
+		if s.w == nil {
+			continue
+		}
+		var outs []string
+		end := uint(0)
+		syntax.Walk(s.w, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.CmdSubst); ok {
+				outs, end = append(outs, src[c.Pos().Offset():c.End().Offset()]), c.End().Offset()
+				return false
+			}
+			return true
+		})
+		if len(outs) > 0 && strings.Contains(src[end:s.w.End().Offset()], "/") {
+			continue // BIN=$(mktemp -d)/tool: a directory, a program named by the line
+		}
+		for _, o := range outs {
+			v.addOutput(s.name, o)
+		}
+	}
+}
+
+// addOutput adds text to name's outputs; past maxVarValues of them, one
+// that cannot be read stands for the rest.
+func (v *lineValues) addOutput(name, text string) {
+	if v.outputs == nil {
+		v.outputs = map[string][]string{}
+	}
+	switch outs := v.outputs[name]; {
+	case slices.Contains(outs, text):
+	case len(outs) >= maxVarValues:
+		v.outputs[name] = append(outs[:maxVarValues:maxVarValues], "$(…)")
+	default:
+		v.outputs[name] = append(outs, text)
+	}
+}
+
+// markOutputs gives words, what the word w of a command makes, the
+// outputs of the variables w reads.
+func markOutputs(words []shellWord, w *syntax.Word, v *lineValues) []shellWord {
+	if len(v.outputs) == 0 {
+		return words
+	}
+	var outs []string
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
+			outs = append(outs, v.outputs[p.Param.Value]...)
+		}
+		return true
+	})
+	for i := range words {
+		if !words[i].static {
+			words[i].outputs = outs
+		}
+	}
+	return words
 }
 
 // setupScript: p, a <(…) a shell runs as its script, is setup code.

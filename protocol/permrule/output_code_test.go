@@ -47,5 +47,22 @@ func TestCommandOutputRunAsCode(t *testing.T) {
 		{line: `sh -c "$(pwd)"`, err: cannot},
 		{line: `sh -c "cd /x && $(seq -f rm 1 1) -rf /"`, err: cannot},
 		{line: `eval "$(git rev-parse --sq-quote "$@")"`, err: cannot},
+		// A variable the line gives a command's output carries it.
+		{line: `x=$(echo r''m -rf /); eval "$x"`, err: cannot},
+		{line: `x=$(echo r''m -rf /); $x`, err: cannot},
+		{line: `x=$(echo rm); $x -rf /`, err: cannot},
+		{line: `x=$(echo rm -rf /); bash -c "$x"`, err: cannot},
+		{line: `bash -c 'x=$(echo r""m); $x -rf ~'`, err: cannot},
+		{line: `for c in $(echo rm); do $c -rf /; done`, err: cannot},
+		{line: `x=$(which rm); $x -rf /`, want: []string{"rm -rf /"}},
+		{line: `x=$(ssh-agent -s); eval "$x"`, want: []string{"ssh-agent -s"}},
+		{line: `D=$(git rev-parse --show-toplevel); cd "$D" && make`, want: []string{"make"}},
+		{line: `D=$(pwd); sh -c "cd $D && make"`, want: []string{"make"}},
+		{line: `BIN=$(mktemp -d)/tool; go build -o $BIN . && $BIN --version`, want: []string{"go build -o $BIN ."}},
+		{line: "eval `ssh-agent`", want: []string{"ssh-agent"}},
+		{line: `eval $(minikube -p dev docker-env)`, want: []string{"minikube -p dev docker-env"}},
+		{line: `source <(fzf --bash)`, want: []string{"fzf --bash"}},
+		{line: `eval "$(env echo rm -rf / completion)"`, err: cannot},
+		{line: `eval "$(env completion)"`, err: cannot},
 	})
 }

@@ -62,6 +62,9 @@ type lineValues struct {
 	// over are the variables whose values cannot all be told (past a
 	// bound): a command that expands one is an error.
 	over map[string]bool
+	// outputs are, by variable, the command substitutions whose output
+	// the line gives it (X=$(…)), as written: output_code.go.
+	outputs map[string][]string
 	// derived are the values (NAME\x00VALUE) a chained source made,
 	// derivedArr the arrays (arrKey) arrayRound made.
 	derived, derivedArr map[string]bool
@@ -146,7 +149,9 @@ func valuesOf(file *syntax.File, src string, outer *lineValues) *lineValues {
 // collect adds the values file, whose text is src, gives (valuesOf):
 // where it gives them (gather), then what they are (settle).
 func (v *lineValues) collect(file *syntax.File, src string) {
-	v.settle(v.gather(file, src), src)
+	g := v.gather(file, src)
+	v.noteOutputs(g.sources, src)
+	v.settle(g, src)
 }
 
 // settle reads the givers' values in rounds, each with the values the

@@ -111,6 +111,11 @@ func (v *lineValues) inherit(outer *lineValues) {
 	for name := range outer.over {
 		v.over[name] = true
 	}
+	for name, outs := range outer.outputs {
+		for _, o := range outs {
+			v.addOutput(name, o)
+		}
+	}
 	if v.shared.spent += work; v.shared.spent > maxInherited {
 		v.exhausted = true
 	}
