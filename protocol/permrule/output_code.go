@@ -2,6 +2,7 @@ package permrule
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -32,7 +33,8 @@ var setupForms = map[string][]string{
 	"conda": {"shell.bash", "shell.zsh", "shell.posix"}, "mamba": {"shell"}, "micromamba": {"shell"},
 	"opam": {"env"}, "luarocks": {"path"}, "dircolors": {"", "-b", "--sh"}, "keychain": {"--eval"},
 	"thefuck": {"--alias"}, "minikube": {"docker-env", "podman-env"}, "docker-machine": {"env"},
-	"aws": {"export-credentials"}, "op": {"signin"}, "hub": {"alias"},
+	"aws": {"configure export-credentials"}, "op": {"signin"}, "hub": {"alias"}, "poetry": {"env activate"},
+	"pixi": {"shell-hook"}, "devbox": {"shellenv", "global shellenv"}, "pdm": {"venv activate"},
 }
 
 // completionOperands ask a program for its shell completion script
@@ -48,28 +50,40 @@ var textMakers = map[string]bool{"echo": true, "printf": true, "print": true, "y
 	"basename": true, "dirname": true, "realpath": true, "expr": true, "gettext": true, "ngettext": true,
 	"numfmt": true, "printenv": true, "env": true, "getconf": true}
 
-// valueOutput: argv's output is its program's own (git rev-parse
-// --show-toplevel, pwd, npm bin), not text of the line, so a command
-// string that has it as an operand (sh -c "cd $(git rev-parse
-// --show-toplevel) && make") runs what its own text shows. date's
-// format can make a newline (%n) or a tab (%t) of the line's text.
+// valueOutput: argv's output is its program's own value (a path, a
+// number, a name the user's machine gives), never text of the line or of
+// a file, so a command string that has it as an operand (sh -c "cd
+// $(git rev-parse --show-toplevel) && make") runs what its own text
+// shows. By program, the first operands that ask for such a value (nil:
+// any); date's format can make a newline (%n) or a tab (%t).
 func valueOutput(argv []string) bool {
-	if len(argv) == 0 || textMakers[path.Base(argv[0])] {
+	if len(argv) == 0 {
 		return false
 	}
-	if path.Base(argv[0]) == "date" {
-		for _, a := range argv[1:] {
-			if strings.Contains(a, "%n") || strings.Contains(a, "%t") {
-				return false
-			}
+	ops, ok := valuePrograms[argv[0]]
+	if !ok || ops != nil && (len(argv) < 2 || !slices.Contains(ops, argv[1])) {
+		return false
+	}
+	for _, a := range argv[1:] {
+		if argv[0] == "date" && (strings.Contains(a, "%n") || strings.Contains(a, "%t")) {
+			return false
 		}
 	}
 	return true
 }
 
+var valuePrograms = map[string][]string{
+	"pwd": nil, "nproc": nil, "whoami": nil, "id": nil, "hostname": nil, "uname": nil, "arch": nil,
+	"mktemp": nil, "date": nil, "pgrep": nil,
+	"git": {"rev-parse"}, "go": {"env", "list"}, "npm": {"bin", "root", "prefix"}, "brew": {"--prefix", "--cellar"},
+	"pyenv": {"root", "prefix"}, "rbenv": {"root", "prefix"}, "xcode-select": {"-p", "--print-path"},
+	"lsof": {"-t", "-ti"}, "docker": {"ps"},
+}
+
 // pathFinders print where a program is: $(which X) as a command's name
 // runs X.
-var pathFinders = map[string][]string{"which": nil, "command": {"-v"}, "type": {"-P", "-p"}}
+var pathFinders = map[string][]string{"which": nil, "command": {"-v"}, "type": {"-P", "-p"},
+	"pyenv": {"which"}, "rbenv": {"which"}, "nodenv": {"which"}, "rustup": {"which"}, "xcrun": {"--find", "-f"}}
 
 // producerArgv is the argv of the one command exp (a word's $(…) or `…`)
 // runs, when it is a single simple command of plain words (no
@@ -115,7 +129,7 @@ func producerArgv(exp string) (argv []string, isSubst bool) {
 	return argv, true
 }
 
-// plainToken: a word of letters, digits and . _ - + = : / , @ % only,
+// plainToken: a word of letters, digits and . _ - + = : / , @ % ~ only,
 // which no shell reads as more than itself.
 func plainToken(s string) bool {
 	if s == "" {
@@ -124,7 +138,7 @@ func plainToken(s string) bool {
 	for _, r := range s {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-		case strings.ContainsRune("._-+=:/,@%", r):
+		case strings.ContainsRune("._-+=:/,@%~", r):
 		default:
 			return false
 		}
@@ -132,7 +146,11 @@ func plainToken(s string) bool {
 	return true
 }
 
-// setupCode: argv writes shell setup code of its program's own.
+// setupCode: argv writes shell setup code of its program's own: its
+// first operand asks for it, and the rest are options or a shell's name
+// (an operand more may be a command it runs: ssh-agent -s cat x.sh). A
+// program's `completion` is one unless the program runs or reads what
+// its operands name (sh completion, cat completion, git's aliases).
 func setupCode(argv []string) bool {
 	if len(argv) == 0 {
 		return false
@@ -141,16 +159,47 @@ func setupCode(argv []string) bool {
 	if len(argv) == 1 {
 		return slices.Contains(setupForms[base], "")
 	}
-	if completionOperands[argv[1]] && !textMakers[base] {
-		return true
+	if completionOperands[argv[1]] {
+		if own, ok := completionBuiltins[base]; ok && argv[1] != own {
+			return false
+		}
+		return setupRest(argv[2:]) && (completionBuiltins[base] != "" || !textMakers[base] && !readers[base] && !runsOperands(base))
 	}
-	for _, a := range argv[1:] { // minikube -p dev docker-env
-		if slices.Contains(setupForms[base], a) {
-			return true
+	for _, form := range setupForms[base] {
+		words := strings.Fields(form) // aws configure export-credentials
+		if len(words) > 0 && len(argv) > len(words) && slices.Equal(argv[1:1+len(words)], words) {
+			return setupRest(argv[1+len(words):])
 		}
 	}
 	return false
 }
+
+// setupRest: the operands after a setup form are options, a long
+// option's value (--format env) or a shell's name, none a command.
+func setupRest(rest []string) bool {
+	for i, a := range rest {
+		long := i > 0 && strings.HasPrefix(rest[i-1], "--") && rest[i-1] != "--" && !strings.Contains(rest[i-1], "=")
+		if !strings.HasPrefix(a, "-") && !shellNames[a] && !long {
+			return false
+		}
+	}
+	return true
+}
+
+// completionBuiltins are programs that run what their operands name (a
+// package script) but for their own completion command.
+var completionBuiltins = map[string]string{"npm": "completion", "pnpm": "completion", "deno": "completions", "bun": "completions"}
+
+// shellNames are the operands that name the shell setup code is for.
+var shellNames = map[string]bool{"bash": true, "zsh": true, "fish": true, "sh": true, "ksh": true, "posix": true,
+	"powershell": true, "pwsh": true, "hook": true}
+
+// readers print what a file or their input holds (cat completion is the
+// file's text).
+var readers = map[string]bool{"cat": true, "tac": true, "head": true, "tail": true, "less": true, "more": true,
+	"rev": true, "tr": true, "sed": true, "awk": true, "cut": true, "sort": true, "uniq": true, "xxd": true,
+	"base64": true, "base32": true, "od": true, "strings": true, "dd": true, "tee": true, "busybox": true,
+	"make": true, "git": true, "npx": true, "ls": true, "find": true, "grep": true, "jq": true, "yq": true}
 
 // foundProgram is the program argv prints the path of (which X, command
 // -v X, type -P X), "" if it is no such lookup.
@@ -184,7 +233,7 @@ func outputCode(w shellWord, text string) string {
 		exps = append(exps[:len(exps):len(exps)], w.script[w.blanks[i]:w.blanks[i+1]])
 	}
 	for _, e := range exps {
-		argv, isSubst := producerArgv(e)
+		argv, isSubst := producerArgv(strings.TrimPrefix(e, dirMark))
 		if isSubst && !setupCode(argv) && !valueOutput(argv) {
 			return "`" + clip(text) + "` runs a command's output as commands, which the analysis cannot read"
 		}
@@ -206,14 +255,17 @@ func outputName(w shellWord) (program string, ok bool) {
 	if len(exps) == 0 {
 		exps = []string{w.script}
 	}
+	exps = slices.DeleteFunc(slices.Clone(exps), func(e string) bool { return strings.HasPrefix(e, dirMark) })
 	for i, e := range exps {
-		argv, isSubst := producerArgv(e)
-		if !isSubst || setupCode(argv) {
-			return "", false
-		}
-		found := ""
-		if argv != nil {
-			found = foundProgram(argv)
+		found := outputTail(e)
+		if found == "" {
+			argv, isSubst := producerArgv(e)
+			if !isSubst || setupCode(argv) {
+				return "", false
+			}
+			if argv != nil {
+				found = foundProgram(argv)
+			}
 		}
 		if i > 0 && found != program {
 			return "", true // it names programs of several lookups
@@ -222,6 +274,13 @@ func outputName(w shellWord) (program string, ok bool) {
 	}
 	return program, true
 }
+
+// dirMark marks an output that is a path's directory (X=$(…)/tool).
+const dirMark = "dir:"
+
+// pathTail is the literal end of a word after its last expansion that
+// makes it a path under a directory: /tool, "/bin/tool".
+var pathTail = regexp.MustCompile(`^"?(/[A-Za-z0-9._+@-]+)+"?$`)
 
 // noteOutputs keeps, by variable, the command substitutions whose output
 // sources give it (X=$(…), for X in `…`): a command string or a command
@@ -240,8 +299,15 @@ func (v *lineValues) noteOutputs(sources []valueSource, src string) {
 			}
 			return true
 		})
-		if len(outs) > 0 && strings.Contains(src[end:s.w.End().Offset()], "/") {
-			continue // BIN=$(mktemp -d)/tool: a directory, a program named by the line
+		if len(outs) > 0 && pathTail.MatchString(src[end:s.w.End().Offset()]) {
+			// BIN=$(mktemp -d)/tool: a directory, and a program the
+			// line names (outputTail).
+			// Its substitutions are kept too, marked: text spliced into
+			// code (eval "${BIN%/tool}") is judged by them.
+			for i := range outs {
+				outs[i] = dirMark + outs[i]
+			}
+			outs = append(outs, src[s.w.Pos().Offset():s.w.End().Offset()])
 		}
 		for _, o := range outs {
 			v.addOutput(s.name, o)
@@ -289,4 +355,33 @@ func markOutputs(words []shellWord, w *syntax.Word, v *lineValues) []shellWord {
 func setupScript(p string) bool {
 	argv, _ := producerArgv(p)
 	return setupCode(argv)
+}
+
+// outputTail is the program a variable's value $(…)/bin/tool names by
+// its literal end ("" if it has none).
+func outputTail(value string) string {
+	i := strings.LastIndexAny(value, ")`")
+	if i < 0 || !pathTail.MatchString(value[i+1:]) {
+		return ""
+	}
+	base := path.Base(strings.Trim(value[i+1:], `"`))
+	if base == "." || base == ".." {
+		return ""
+	}
+	return base
+}
+
+// tailProgram is the program a name only known when it runs names by
+// its literal end: rm in $(echo /bin)/rm, "$D"/rm, $(npm bin)/eslint — a
+// program the line names, under a directory it does not ("" if none).
+func tailProgram(w shellWord) string {
+	n := len(w.blanks)
+	if n == 0 || !pathTail.MatchString(w.script[w.blanks[n-1]:]) {
+		return ""
+	}
+	base := path.Base(w.script[w.blanks[n-1]:])
+	if base == "." || base == ".." {
+		return ""
+	}
+	return base
 }

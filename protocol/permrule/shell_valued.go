@@ -142,6 +142,10 @@ func (s *shellRuns) unknownName(w []shellWord, text string) []shellWord {
 	if w[0].given {
 		return nil // listed with each value the line gives it (values.go)
 	}
+	if prog := tailProgram(w[0]); prog != "" {
+		// $(npm bin)/eslint, "$D"/rm: the program the line names.
+		return append([]shellWord{{text: prog, static: true}}, w[1:]...)
+	}
 	// The name may expand to nothing (an unset $X, $@, a $(…) that
 	// prints nothing vanish unquoted) or to a wrapper (X=sudo): bash then
 	// runs the words after it, so they are followed as an unknown
