@@ -313,7 +313,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 func noneKept(a *app, read int, hook bool) {
 	msg := "no record passes the filters (" + report.Count(read, "record", "records") + " read)"
 	if hook {
-		msg += "; --hook matches a part of a hook's command or of a rule's name as log shows it (its id: when it has one, else its file:line)"
+		msg += "; --hook matches a part of a hook's command or of a rule's name as log shows it (its id: when it has one, else its file:line; the journal keeps the first 160 bytes of a rule)"
 	}
 	fmt.Fprintf(a.Err, "hermes-hooks: %s\n", msg)
 }

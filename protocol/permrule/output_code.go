@@ -20,9 +20,9 @@ import (
 // (stopped).
 
 // setupForms are the programs whose output shell setup runs as code, by
-// base name, with the operands that ask for that code ("": none). Any
-// program's `completion` or `completions` first operand
-// (completionOperands) is one too.
+// base name, with the operands that ask for that code ("": none); a
+// completionPrograms' `completion` first operand (completionOperands) is
+// one too.
 var setupForms = map[string][]string{
 	"ssh-agent": {"", "-s", "-c", "-k"}, "gpg-agent": {"--daemon"}, "dbus-launch": {"--sh-syntax"},
 	"pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "goenv": {"init"},
@@ -33,29 +33,42 @@ var setupForms = map[string][]string{
 	"conda": {"shell.bash", "shell.zsh", "shell.posix"}, "mamba": {"shell"}, "micromamba": {"shell"},
 	"opam": {"env"}, "luarocks": {"path"}, "dircolors": {"", "-b", "--sh"}, "keychain": {"--eval"},
 	"thefuck": {"--alias"}, "minikube": {"docker-env", "podman-env"}, "docker-machine": {"env"},
-	"aws": {"configure export-credentials"}, "op": {"signin"}, "hub": {"alias"}, "poetry": {"env activate"},
+	"aws": {"configure export-credentials --format env", "configure export-credentials"}, "op": {"signin"}, "hub": {"alias"}, "poetry": {"env activate"},
 	"pixi": {"shell-hook"}, "devbox": {"shellenv", "global shellenv"}, "pdm": {"venv activate"},
 }
 
 // completionOperands ask a program for its shell completion script
 // (kubectl completion bash, rustup completions zsh, uv
 // generate-shell-completion bash).
+// completionPrograms print their own completion script for `completion`
+// (or `completions` …). Not any program: `paste completion`, `sh
+// completion`, `git completion` (an alias) print or run what a file or
+// the repository holds.
+var completionPrograms = map[string]bool{
+	"kubectl": true, "helm": true, "gh": true, "glab": true, "docker": true, "podman": true, "npm": true,
+	"pnpm": true, "yarn": true, "deno": true, "bun": true, "rustup": true, "poetry": true, "pip": true,
+	"pip3": true, "pipx": true, "uv": true, "ruff": true, "just": true, "task": true, "op": true,
+	"flux": true, "argocd": true, "istioctl": true, "oc": true, "k3d": true, "kind": true, "minikube": true,
+	"kustomize": true, "eksctl": true, "doctl": true, "hugo": true, "golangci-lint": true, "cobra-cli": true,
+	"skaffold": true, "tilt": true, "velero": true, "stern": true, "chezmoi": true, "restic": true,
+	"rclone": true, "hcloud": true, "vercel": true, "supabase": true, "flyctl": true, "fly": true,
+	"wrangler": true, "nx": true, "pulumi": true, "tailscale": true, "ollama": true, "mise": true,
+	"fnm": true, "starship": true, "zoxide": true, "atuin": true, "cilium": true, "kubebuilder": true,
+	"operator-sdk": true, "kn": true, "tkn": true, "gcloud": true, "az": true, "terraform-docs": true,
+}
+
 var completionOperands = map[string]bool{"completion": true, "completions": true, "--completion": true, "--completions": true,
 	"generate-shell-completion": true}
 
-// textMakers are programs whose output is made of their operands' text
-// (echoes, dirname, expr …) or of the line's variables (printenv): in a
-// command string that text is parsed as commands.
-var textMakers = map[string]bool{"echo": true, "printf": true, "print": true, "yes": true, "seq": true, "jot": true,
-	"basename": true, "dirname": true, "realpath": true, "expr": true, "gettext": true, "ngettext": true,
-	"numfmt": true, "printenv": true, "env": true, "getconf": true}
-
 // valueOutput: argv's output is its program's own value (a path, a
-// number, a name the user's machine gives), never text of the line or of
-// a file, so a command string that has it as an operand (sh -c "cd
-// $(git rev-parse --show-toplevel) && make") runs what its own text
-// shows. By program, the first operands that ask for such a value (nil:
-// any); date's format can make a newline (%n) or a tab (%t).
+// number, a name the machine gives), which a command string can have as
+// an operand (sh -c "cd $(git rev-parse --show-toplevel) && make"), from
+// a short list (valuePrograms): not a file's text, a download, what a
+// program prints of its operands (echo) or of the environment (printenv),
+// nor, of these, a form that prints names others chose (a branch's:
+// git rev-parse --abbrev-ref; a process's command line: pgrep -a) or
+// text of the line (date's %n, a newline). Left: `pwd` after a cd into a
+// directory the line names, `go env` of a variable the line exports.
 func valueOutput(argv []string) bool {
 	if len(argv) == 0 {
 		return false
@@ -65,20 +78,29 @@ func valueOutput(argv []string) bool {
 		return false
 	}
 	for _, a := range argv[1:] {
-		if argv[0] == "date" && (strings.Contains(a, "%n") || strings.Contains(a, "%t")) {
+		if otherText[a] || argv[0] == "date" && dateLine.MatchString(a) {
 			return false
 		}
 	}
-	return true
+	return argv[0] != "docker" || slices.ContainsFunc(argv, func(a string) bool { return a == "-q" || a == "-aq" || a == "-qa" || a == "--quiet" })
 }
 
 var valuePrograms = map[string][]string{
 	"pwd": nil, "nproc": nil, "whoami": nil, "id": nil, "hostname": nil, "uname": nil, "arch": nil,
 	"mktemp": nil, "date": nil, "pgrep": nil,
-	"git": {"rev-parse"}, "go": {"env", "list"}, "npm": {"bin", "root", "prefix"}, "brew": {"--prefix", "--cellar"},
+	"git": {"rev-parse"}, "go": {"env", "list"}, "npm": {"bin", "root", "prefix"}, "yarn": {"bin"}, "pnpm": {"bin", "root"}, "brew": {"--prefix", "--cellar"},
 	"pyenv": {"root", "prefix"}, "rbenv": {"root", "prefix"}, "xcode-select": {"-p", "--print-path"},
 	"lsof": {"-t", "-ti"}, "docker": {"ps"},
 }
+
+// otherText are the value programs' options that print names or text
+// others chose.
+var otherText = map[string]bool{"--abbrev-ref": true, "--symbolic": true, "--symbolic-full-name": true,
+	"--sq-quote": true, "--parseopt": true, "-a": true, "-l": true, "--list-full": true, "--list-name": true,
+	"--format": true, "-f": true}
+
+// dateLine: a date format that makes a newline or a tab (%n, %-n, %10t).
+var dateLine = regexp.MustCompile(`%[-_0^#]*[0-9]*[nt]`)
 
 // pathFinders print where a program is: $(which X) as a command's name
 // runs X.
@@ -147,10 +169,9 @@ func plainToken(s string) bool {
 }
 
 // setupCode: argv writes shell setup code of its program's own: its
-// first operand asks for it, and the rest are options or a shell's name
-// (an operand more may be a command it runs: ssh-agent -s cat x.sh). A
-// program's `completion` is one unless the program runs or reads what
-// its operands name (sh completion, cat completion, git's aliases).
+// setup operands first, then only options or a shell's name (an operand
+// more may be a command it runs: ssh-agent -s cat x.sh; a program that
+// starts a command, agentPrograms, takes options only).
 func setupCode(argv []string) bool {
 	if len(argv) == 0 {
 		return false
@@ -159,32 +180,35 @@ func setupCode(argv []string) bool {
 	if len(argv) == 1 {
 		return slices.Contains(setupForms[base], "")
 	}
-	if completionOperands[argv[1]] {
+	if completionOperands[argv[1]] && completionPrograms[base] {
 		if own, ok := completionBuiltins[base]; ok && argv[1] != own {
 			return false
 		}
-		return setupRest(argv[2:]) && (completionBuiltins[base] != "" || !textMakers[base] && !readers[base] && !runsOperands(base))
+		return setupRest(base, argv[2:])
 	}
 	for _, form := range setupForms[base] {
 		words := strings.Fields(form) // aws configure export-credentials
 		if len(words) > 0 && len(argv) > len(words) && slices.Equal(argv[1:1+len(words)], words) {
-			return setupRest(argv[1+len(words):])
+			return setupRest(base, argv[1+len(words):])
 		}
 	}
 	return false
 }
 
-// setupRest: the operands after a setup form are options, a long
-// option's value (--format env) or a shell's name, none a command.
-func setupRest(rest []string) bool {
-	for i, a := range rest {
-		long := i > 0 && strings.HasPrefix(rest[i-1], "--") && rest[i-1] != "--" && !strings.Contains(rest[i-1], "=")
-		if !strings.HasPrefix(a, "-") && !shellNames[a] && !long {
+// setupRest: the operands after a setup form are options or a shell's
+// name, none a command (nor a long option's value: dbus-launch
+// --exit-with-session CMD runs it).
+func setupRest(base string, rest []string) bool {
+	for _, a := range rest {
+		if !strings.HasPrefix(a, "-") && (!shellNames[a] || agentPrograms[base]) {
 			return false
 		}
 	}
 	return true
 }
+
+// agentPrograms run a command their operands name (ssh-agent -s bash).
+var agentPrograms = map[string]bool{"ssh-agent": true, "gpg-agent": true, "dbus-launch": true}
 
 // completionBuiltins are programs that run what their operands name (a
 // package script) but for their own completion command.
@@ -193,13 +217,6 @@ var completionBuiltins = map[string]string{"npm": "completion", "pnpm": "complet
 // shellNames are the operands that name the shell setup code is for.
 var shellNames = map[string]bool{"bash": true, "zsh": true, "fish": true, "sh": true, "ksh": true, "posix": true,
 	"powershell": true, "pwsh": true, "hook": true}
-
-// readers print what a file or their input holds (cat completion is the
-// file's text).
-var readers = map[string]bool{"cat": true, "tac": true, "head": true, "tail": true, "less": true, "more": true,
-	"rev": true, "tr": true, "sed": true, "awk": true, "cut": true, "sort": true, "uniq": true, "xxd": true,
-	"base64": true, "base32": true, "od": true, "strings": true, "dd": true, "tee": true, "busybox": true,
-	"make": true, "git": true, "npx": true, "ls": true, "find": true, "grep": true, "jq": true, "yq": true}
 
 // foundProgram is the program argv prints the path of (which X, command
 // -v X, type -P X), "" if it is no such lookup.
@@ -228,9 +245,9 @@ func foundProgram(argv []string) string {
 // where the string is read (outputName): eval "$(pwd)" runs a program
 // no text names.
 func outputCode(w shellWord, text string) string {
-	exps := w.outputs
+	exps := slices.Clone(w.outputs)
 	for i := 0; i+1 < len(w.blanks); i += 2 {
-		exps = append(exps[:len(exps):len(exps)], w.script[w.blanks[i]:w.blanks[i+1]])
+		exps = append(exps, substsIn(w.script[w.blanks[i]:w.blanks[i+1]])...)
 	}
 	for _, e := range exps {
 		argv, isSubst := producerArgv(strings.TrimPrefix(e, dirMark))
@@ -251,13 +268,22 @@ func outputName(w shellWord) (program string, ok bool) {
 	if len(w.blanks) != 2 || w.blanks[0] != 0 || w.blanks[1] != len(w.script) {
 		return "", false
 	}
-	exps := w.outputs // X=$(which rm); $X -rf /
-	if len(exps) == 0 {
-		exps = []string{w.script}
+	// X=$(which rm); $X -rf /, and what the name itself runs:
+	// $(curl …/$X) is curl's output, whatever X holds.
+	var dirs, exps []string
+	for _, e := range w.outputs {
+		if d, ok := strings.CutPrefix(e, dirMark); ok {
+			dirs = append(dirs, d)
+		} else {
+			exps = append(exps, e)
+		}
 	}
-	exps = slices.DeleteFunc(slices.Clone(exps), func(e string) bool { return strings.HasPrefix(e, dirMark) })
+	exps = append(exps, substsIn(w.script)...)
 	for i, e := range exps {
 		found := outputTail(e)
+		if found != "" && w.split && splitUnreadable(dirs) {
+			return "", true // X=$(curl …)/tool; $X: its output split into words
+		}
 		if found == "" {
 			argv, isSubst := producerArgv(e)
 			if !isSubst || setupCode(argv) {
@@ -272,7 +298,19 @@ func outputName(w shellWord) (program string, ok bool) {
 		}
 		program = found
 	}
-	return program, true
+	return program, len(exps) > 0
+}
+
+// splitUnreadable: some of exps, split into words where they stand, may
+// make any words (what is not a program's own value or a lookup's path).
+func splitUnreadable(exps []string) bool {
+	for _, e := range exps {
+		argv, isSubst := producerArgv(strings.TrimPrefix(e, dirMark))
+		if isSubst && (argv == nil || !valueOutput(argv) && foundProgram(argv) == "") {
+			return true
+		}
+	}
+	return false
 }
 
 // dirMark marks an output that is a path's directory (X=$(…)/tool).
@@ -351,6 +389,25 @@ func markOutputs(words []shellWord, w *syntax.Word, v *lineValues) []shellWord {
 	return words
 }
 
+// substsIn are the command substitutions exp (a word's expansion) holds,
+// however deep in it (${u:-$(…)}), each as written; not inside one.
+func substsIn(exp string) []string {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(exp), "")
+	if err != nil {
+		return []string{"$(…)"} // cannot be read: judged as a producer that cannot
+	}
+	var out []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			out = append(out, exp[n.Pos().Offset():n.End().Offset()])
+			return false
+		}
+		return true
+	})
+	return out
+}
+
 // setupScript: p, a <(…) a shell runs as its script, is setup code.
 func setupScript(p string) bool {
 	argv, _ := producerArgv(p)
@@ -372,16 +429,20 @@ func outputTail(value string) string {
 }
 
 // tailProgram is the program a name only known when it runs names by
-// its literal end: rm in $(echo /bin)/rm, "$D"/rm, $(npm bin)/eslint — a
-// program the line names, under a directory it does not ("" if none).
-func tailProgram(w shellWord) string {
+// its literal end: rm in "$(echo /bin)"/rm, "$D"/rm, $(npm bin)/eslint —
+// a program the line names, under a directory it does not ("" if none);
+// unreadable where an unquoted output before it may split into any words.
+func tailProgram(w shellWord) (program string, unreadable bool) {
 	n := len(w.blanks)
 	if n == 0 || !pathTail.MatchString(w.script[w.blanks[n-1]:]) {
-		return ""
+		return "", false
 	}
 	base := path.Base(w.script[w.blanks[n-1]:])
 	if base == "." || base == ".." {
-		return ""
+		return "", false
 	}
-	return base
+	if w.split && splitUnreadable(append(substsIn(w.script), w.outputs...)) {
+		return "", true // $(curl …)/x: the output split, rm -rf ~ /x
+	}
+	return base, false
 }

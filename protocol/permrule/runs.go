@@ -282,7 +282,7 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			return
 		}
 		if !name.static {
-			w = s.unknownName(w, text)
+			w = s.unknownName(w, text, c, depth)
 			continue
 		}
 		if name.glob {

@@ -49,6 +49,9 @@ type shellWord struct {
 	// outputs are the command substitutions whose output the line gives
 	// the variables it reads (X=$(…); eval "$X"): output_code.go.
 	outputs []string
+	// split: an expansion in it is unquoted, so bash splits its value
+	// into words, or drops it when empty.
+	split bool
 }
 
 // bareScript is script with each expansion one _: the text bash may read
@@ -237,7 +240,7 @@ func source(n syntax.Node, src string) string {
 func shellWordOf(w *syntax.Word, src string) shellWord {
 	var b strings.Builder
 	var blanks []int
-	glob, static := false, true
+	glob, static, split := false, true, false
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
@@ -268,14 +271,14 @@ func shellWordOf(w *syntax.Word, src string) shellWord {
 				blanks = append(blanks, b.Len())
 			}
 		default:
-			static = false
+			static, split = false, true
 			blanks = append(blanks, b.Len())
 			b.WriteString(source(p, src))
 			blanks = append(blanks, b.Len())
 		}
 	}
 	if !static {
-		return shellWord{text: source(w, src), script: b.String(), blanks: blanks}
+		return shellWord{text: source(w, src), script: b.String(), blanks: blanks, split: split}
 	}
 	return shellWord{text: b.String(), static: true, glob: glob}
 }

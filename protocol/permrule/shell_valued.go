@@ -128,8 +128,9 @@ func fdExe(t string) bool {
 }
 
 // unknownName follows a command whose name, w[0], is only known when it
-// runs: it returns the words to follow next (none: nothing more to).
-func (s *shellRuns) unknownName(w []shellWord, text string) []shellWord {
+// runs (c's, at depth): it returns the words to follow next (none:
+// nothing more to).
+func (s *shellRuns) unknownName(w []shellWord, text string, c shellCommand, depth int) []shellWord {
 	s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
 	if prog, ok := outputName(w[0]); ok {
 		if prog == "" {
@@ -137,12 +138,24 @@ func (s *shellRuns) unknownName(w []shellWord, text string) []shellWord {
 			return nil
 		}
 		// $(which rm) -rf / runs rm -rf /: followed as that name.
-		return append([]shellWord{{text: prog, static: true}}, w[1:]...)
+		named := append([]shellWord{{text: prog, static: true}}, w[1:]...)
+		if !w[0].split {
+			return named
+		}
+		// Unquoted, a lookup that finds nothing vanishes: $(which zzz)
+		// rm -rf / runs rm. Both are followed.
+		s.command(shellCommand{words: named, stdin: c.stdin, stdinText: c.stdinText}, depth)
+		return w[1:]
 	}
 	if w[0].given {
 		return nil // listed with each value the line gives it (values.go)
 	}
-	if prog := tailProgram(w[0]); prog != "" {
+	prog, unreadable := tailProgram(w[0])
+	if unreadable {
+		s.stopped("`" + clip(text) + "` runs a program under a directory a command's output names, split into words, which the analysis cannot read")
+		return nil
+	}
+	if prog != "" {
 		// $(npm bin)/eslint, "$D"/rm: the program the line names.
 		return append([]shellWord{{text: prog, static: true}}, w[1:]...)
 	}
