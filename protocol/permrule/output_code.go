@@ -37,9 +37,6 @@ var setupForms = map[string][]string{
 	"pixi": {"shell-hook"}, "devbox": {"shellenv", "global shellenv"}, "pdm": {"venv activate"},
 }
 
-// completionOperands ask a program for its shell completion script
-// (kubectl completion bash, rustup completions zsh, uv
-// generate-shell-completion bash).
 // completionPrograms print their own completion script for `completion`
 // (or `completions` …). Not any program: `paste completion`, `sh
 // completion`, `git completion` (an alias) print or run what a file or
@@ -57,6 +54,9 @@ var completionPrograms = map[string]bool{
 	"operator-sdk": true, "kn": true, "tkn": true, "gcloud": true, "az": true, "terraform-docs": true,
 }
 
+// completionOperands ask a program for its shell completion script
+// (kubectl completion bash, rustup completions zsh, uv
+// generate-shell-completion bash).
 var completionOperands = map[string]bool{"completion": true, "completions": true, "--completion": true, "--completions": true,
 	"generate-shell-completion": true}
 
