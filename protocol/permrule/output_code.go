@@ -418,10 +418,20 @@ func setupScript(p string) bool {
 // its literal end ("" if it has none).
 func outputTail(value string) string {
 	i := strings.LastIndexAny(value, ")`")
-	if i < 0 || !pathTail.MatchString(value[i+1:]) {
+	if i < 0 {
 		return ""
 	}
-	base := path.Base(strings.Trim(value[i+1:], `"`))
+	return tailBase(value[i+1:])
+}
+
+// tailBase is the program a word's literal end after its last expansion
+// names (/bin/tool, "/tool": tool); "" when that end is no pathTail or
+// names no file (/.., /.).
+func tailBase(tail string) string {
+	if !pathTail.MatchString(tail) {
+		return ""
+	}
+	base := path.Base(strings.Trim(tail, `"`))
 	if base == "." || base == ".." {
 		return ""
 	}
@@ -434,11 +444,11 @@ func outputTail(value string) string {
 // unreadable where an unquoted output before it may split into any words.
 func tailProgram(w shellWord) (program string, unreadable bool) {
 	n := len(w.blanks)
-	if n == 0 || !pathTail.MatchString(w.script[w.blanks[n-1]:]) {
+	if n == 0 {
 		return "", false
 	}
-	base := path.Base(w.script[w.blanks[n-1]:])
-	if base == "." || base == ".." {
+	base := tailBase(w.script[w.blanks[n-1]:])
+	if base == "" {
 		return "", false
 	}
 	if w.split && splitUnreadable(append(substsIn(w.script), w.outputs...)) {
