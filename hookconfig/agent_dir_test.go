@@ -46,12 +46,7 @@ func TestClineHooksFolderWindows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfgPath := filepath.Join(dir, "config.yaml")
-	writeFile(t, cfgPath, "cline_hooks: [proj/.clinerules/hooks]\n")
-	cfg, err := Load(cfgPath, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loadClineHooks(t, dir, "proj/.clinerules/hooks")
 	if len(cfg.Entries) != 2 {
 		t.Fatalf("%d entries, want PreToolUse.ps1 and %s: %+v", len(cfg.Entries), resume, cfg.Entries)
 	}
@@ -107,12 +102,7 @@ func TestClineHooksFolderElsewhere(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfgPath := filepath.Join(dir, "config.yaml")
-	writeFile(t, cfgPath, "cline_hooks: [.clinerules/hooks]\n")
-	cfg, err := Load(cfgPath, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loadClineHooks(t, dir, ".clinerules/hooks")
 	if len(cfg.Entries) != 1 || cfg.Entries[0].Exec().Args != nil || cfg.Entries[0].Command != "'"+filepath.Join(hooks, "PreToolUse")+"'" {
 		t.Fatalf("entries %+v: want PreToolUse, run as it is", cfg.Entries)
 	}
@@ -141,12 +131,7 @@ func TestClineHooksFolderWindowsTwoSpellings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfgPath := filepath.Join(dir, "config.yaml")
-	writeFile(t, cfgPath, "cline_hooks: [proj/.clinerules/hooks]\n")
-	cfg, err := Load(cfgPath, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loadClineHooks(t, dir, "proj/.clinerules/hooks")
 	var got []string
 	for _, e := range cfg.Entries {
 		args := e.Exec().Args
@@ -164,4 +149,17 @@ func TestClineHooksFolderWindowsTwoSpellings(t *testing.T) {
 	if skipped != 1 {
 		t.Errorf("want one warning skipping PRETOOLUSE.ps1, got %+v", cfg.Warnings)
 	}
+}
+
+// loadClineHooks loads a config in dir that names the Cline hooks folder
+// folder (relative to dir).
+func loadClineHooks(t *testing.T, dir, folder string) *Config {
+	t.Helper()
+	cfgPath := filepath.Join(dir, "config.yaml")
+	writeFile(t, cfgPath, "cline_hooks: ["+folder+"]\n")
+	cfg, err := Load(cfgPath, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

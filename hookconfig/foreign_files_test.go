@@ -87,12 +87,7 @@ func TestClineHooksFolder(t *testing.T) {
 	write("TaskCancel"+ext, string(agents.Script(cline.HookCommand("/usr/bin/hermes-hooks", "TaskCancel"))), 0o755)
 	write("PostToolUse", "#!/bin/sh\n", 0o644)
 	write("README.md", "notes", 0o755)
-	cfgPath := filepath.Join(dir, "config.yaml")
-	writeFile(t, cfgPath, "cline_hooks: [proj/.clinerules/hooks]\n")
-	cfg, err := Load(cfgPath, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loadClineHooks(t, dir, "proj/.clinerules/hooks")
 	var got []string
 	for _, e := range cfg.Entries {
 		got = append(got, e.DeclaredAs+" "+e.Command+" "+e.Matcher+" "+string(e.Dialect)+" "+e.Scope.Project)
